@@ -1,0 +1,384 @@
+/// A problem the strict JSON reader found. Syntax errors stop reading; duplicate keys do not.
+public struct JSONProblem: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        /// Not RFC 8259 JSON (trailing comma, comment, NaN, bad escape, invalid UTF-8…). Reading stopped here.
+        case syntax
+        /// The same key twice in one object (RFC 8259 §4 says names SHOULD be unique; decoders disagree on which wins).
+        case duplicateKey
+        /// Nesting deeper than the reader's limit. Reading stopped here.
+        case tooDeep
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var position: SourcePosition
+    /// Dotted path of the offending key or value (`$` for the root).
+    public var path: String
+}
+
+/// The result of reading one JSON text: the tree (nil when a syntax error stopped reading) and every problem.
+public struct JSONDocument: Sendable {
+    public var root: JSONNode?
+    public var problems: [JSONProblem]
+}
+
+/// A strict RFC 8259 reader that keeps every value's line:column and every number's lexeme.
+///
+/// Foundation's `JSONSerialization` accepts trailing commas and other extensions on some platforms and loses
+/// positions and number spelling, so it cannot judge a payload; this reader can. It never traps: nesting deeper
+/// than `maxDepth` is reported as ``JSONProblem/Kind/tooDeep``.
+public enum JSONReader {
+    public static let defaultMaxDepth = 256
+
+    public static func read(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) -> JSONDocument {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(buffer, maxDepth: maxDepth)
+            return parser.parseDocument()
+        }
+    }
+
+    public static func read(_ text: String, maxDepth: Int = defaultMaxDepth) -> JSONDocument {
+        read(Array(text.utf8), maxDepth: maxDepth)
+    }
+}
+
+private struct ParseStop: Error {}
+
+private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+    var line = 1
+    var lineStart = 0
+    /// UTF-8 continuation bytes seen so far, and at the start of the current line, so columns count scalars.
+    var continuationBytes = 0
+    var continuationAtLineStart = 0
+    var depth = 0
+    var path: [String] = []
+    var problems: [JSONProblem] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    var position: SourcePosition { position(at: index) }
+
+    func position(at offset: Int) -> SourcePosition {
+        SourcePosition(line: line, column: offset - lineStart - (continuationBytes - continuationAtLineStart) + 1,
+                       offset: offset)
+    }
+
+    var pathString: String { path.isEmpty ? "$" : path.joined(separator: ".") }
+
+    mutating func parseDocument() -> JSONDocument {
+        do {
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                try fail("a byte order mark (U+FEFF) starts the text; RFC 8259 §8.1 forbids it in JSON sent over a network")
+            }
+            skipWhitespace()
+            if index >= bytes.count { try fail("the text is empty; expected a JSON value") }
+            let root = try parseValue()
+            skipWhitespace()
+            if index < bytes.count {
+                try fail("unexpected \(describe(bytes[index])) after the JSON value; a document holds exactly one value")
+            }
+            return JSONDocument(root: root, problems: problems)
+        } catch {
+            return JSONDocument(root: nil, problems: problems)
+        }
+    }
+
+    mutating func fail(_ message: String, at offset: Int? = nil, kind: JSONProblem.Kind = .syntax) throws -> Never {
+        problems.append(JSONProblem(kind: kind, message: message, position: position(at: offset ?? index), path: pathString))
+        throw ParseStop()
+    }
+
+    func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x20...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        default: return "byte 0x" + String(byte, radix: 16, uppercase: true)
+        }
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D:
+                index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+                continuationAtLineStart = continuationBytes
+            default:
+                return
+            }
+        }
+    }
+
+    mutating func parseValue() throws -> JSONNode {
+        let start = position
+        guard index < bytes.count else { try fail("the text ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return JSONNode(try parseObject(), at: start)
+        case UInt8(ascii: "["): return JSONNode(try parseArray(), at: start)
+        case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(.number(try parseNumber()), at: start)
+        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(.bool(true), at: start)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(.bool(false), at: start)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "N"): try fail("NaN is not a JSON number; send a finite number or omit the key")
+        case UInt8(ascii: "I"): try fail("Infinity is not a JSON number; send a finite number or omit the key")
+        case UInt8(ascii: "'"): try fail("strings must use double quotes (\"), not single quotes")
+        case UInt8(ascii: "/"): try fail("comments are not allowed in JSON (RFC 8259); remove them")
+        case UInt8(ascii: "+"): try fail("a JSON number may not start with '+'; remove it")
+        case UInt8(ascii: "."): try fail("a JSON number needs a digit before '.' (write 0.5, not .5)")
+        case UInt8(ascii: "]"), UInt8(ascii: "}"): try fail("expected a value before \(describe(bytes[index])); remove the trailing comma")
+        default: try fail("expected a JSON value, found \(describe(bytes[index]))")
+        }
+    }
+
+    mutating func expectLiteral(_ word: StaticString) throws {
+        let count = word.utf8CodeUnitCount
+        let wordBytes = UnsafeBufferPointer(start: word.utf8Start, count: count)
+        guard index + count <= bytes.count, (0..<count).allSatisfy({ bytes[index + $0] == wordBytes[$0] }) else {
+            try fail("expected '\(word)'; JSON literals are lowercase true, false and null")
+        }
+        index += count
+    }
+
+    mutating func enter() throws {
+        depth += 1
+        if depth > maxDepth {
+            try fail("nesting is deeper than \(maxDepth) levels; no Live Activity payload needs this", kind: .tooDeep)
+        }
+    }
+
+    mutating func parseObject() throws -> JSONValue {
+        try enter()
+        index += 1
+        var members: [JSONMember] = []
+        var seen: Set<String>? = nil
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { try fail("the text ends inside an object; a '}' is missing") }
+            if bytes[index] == UInt8(ascii: "}") {
+                try fail("trailing comma before '}'; remove the last ','")
+            }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                if bytes[index] == UInt8(ascii: "/") { try fail("comments are not allowed in JSON (RFC 8259); remove them") }
+                try fail("expected a key in double quotes, found \(describe(bytes[index]))")
+            }
+            let keyPosition = position
+            let key = try parseString()
+            var duplicate = false
+            if members.count < 12 {
+                duplicate = members.contains(where: { $0.key == key })
+                if members.count == 11 { seen = Set(members.map(\.key)); seen!.insert(key) }
+            } else {
+                duplicate = !seen!.insert(key).inserted
+            }
+            path.append(key)
+            if duplicate {
+                problems.append(JSONProblem(kind: .duplicateKey,
+                                            message: "key \"\(key)\" appears more than once in this object",
+                                            position: keyPosition, path: pathString))
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                if index >= bytes.count { try fail("the text ends after a key; expected ':'") }
+                try fail("expected ':' after the key, found \(describe(bytes[index]))")
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            path.removeLast()
+            members.append(JSONMember(key: key, keyPosition: keyPosition, value: value))
+            skipWhitespace()
+            guard index < bytes.count else { try fail("the text ends inside an object; a '}' is missing") }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return .object(members)
+            default:
+                try fail("expected ',' or '}' after a member, found \(describe(bytes[index]))")
+            }
+        }
+    }
+
+    mutating func parseArray() throws -> JSONValue {
+        try enter()
+        index += 1
+        var elements: [JSONNode] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                try fail("trailing comma before ']'; remove the last ','")
+            }
+            path.append(String(elements.count))
+            elements.append(try parseValue())
+            path.removeLast()
+            skipWhitespace()
+            guard index < bytes.count else { try fail("the text ends inside an array; a ']' is missing") }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return .array(elements)
+            default:
+                try fail("expected ',' or ']' after an array element, found \(describe(bytes[index]))")
+            }
+        }
+    }
+
+    mutating func parseNumber() throws -> JSONNumber {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "I") {
+                try fail("-Infinity is not a JSON number; send a finite number or omit the key")
+            }
+            try fail("expected a digit after '-'")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                try fail("leading zeros are not allowed in JSON numbers", at: start)
+            }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { try fail("expected a digit after '.' in a number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { try fail("expected a digit in the number's exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let lexeme = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return JSONNumber(lexeme: lexeme)
+    }
+
+    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    mutating func parseString() throws -> String {
+        let quote = index
+        index += 1
+        let start = index
+        // Fast path: no escapes, ASCII or valid UTF-8.
+        var sawNonASCII = false
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
+                guard let s = String(validating: slice, as: UTF8.self) else {
+                    try fail("the string is not valid UTF-8; RFC 8259 §8.1 requires UTF-8", at: quote)
+                }
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 {
+                if b == 0x0A { try fail("the string is not closed before the end of the line (a '\"' is missing, or a raw newline must be written \\n)", at: quote) }
+                try fail("control character \(describe(b)) inside a string must be escaped", at: index)
+            }
+            if b >= 0x80 {
+                sawNonASCII = true
+                if b & 0xC0 == 0x80 { continuationBytes += 1 }
+            }
+            index += 1
+        }
+        if index >= bytes.count { try fail("the string is not closed; a '\"' is missing", at: quote) }
+        // Slow path with escapes.
+        var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let b = bytes[index]
+            switch b {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let s = String(validating: out, as: UTF8.self) else {
+                    try fail("the string is not valid UTF-8; RFC 8259 §8.1 requires UTF-8", at: quote)
+                }
+                return s
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { break }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            try fail("a UTF-16 high surrogate \\u\(String(scalar, radix: 16)) must be followed by a low surrogate")
+                        }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { try fail("expected a UTF-16 low surrogate after \\u\(String(scalar, radix: 16))") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        try fail("a lone UTF-16 low surrogate \\u\(String(scalar, radix: 16)) is not a character")
+                    }
+                    out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+                default:
+                    try fail("invalid escape '\\\(Character(Unicode.Scalar(e)))'; JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", at: index - 2)
+                }
+            default:
+                if b < 0x20 { try fail("control character \(describe(b)) inside a string must be escaped") }
+                if b & 0xC0 == 0x80 { continuationBytes += 1 }
+                out.append(b)
+                index += 1
+            }
+        }
+        try fail("the string is not closed; a '\"' is missing", at: quote)
+    }
+
+    mutating func hex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count else { try fail("\\u must be followed by four hex digits") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let d: UInt32
+            switch b {
+            case 0x30...0x39: d = UInt32(b - 0x30)
+            case 0x41...0x46: d = UInt32(b - 0x41 + 10)
+            case 0x61...0x66: d = UInt32(b - 0x61 + 10)
+            default: try fail("\\u must be followed by four hex digits")
+            }
+            v = v * 16 + d
+            index += 1
+        }
+        return v
+    }
+}

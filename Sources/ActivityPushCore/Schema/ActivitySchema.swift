@@ -1,0 +1,197 @@
+/// Where something was declared in the app's Swift source.
+public struct SwiftSourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+    public var description: String { "\(file):\(line)" }
+}
+
+/// Every `ActivityAttributes` type read from the app's Swift source, with the JSON shape the device's
+/// default `JSONDecoder` expects for its `attributes` and its `content-state`.
+public struct ActivitySchema: Sendable {
+    public var types: [ActivityAttributesType]
+    /// The `.swift` files that were read, in order.
+    public var files: [String]
+
+    public init(types: [ActivityAttributesType], files: [String]) {
+        self.types = types
+        self.files = files
+    }
+
+    /// The type whose Swift name equals `name` exactly (case-sensitive, as the device compares it).
+    public func type(named name: String) -> ActivityAttributesType? {
+        types.first(where: { $0.name == name })
+    }
+}
+
+/// One type conforming to `ActivityAttributes`.
+public struct ActivityAttributesType: Sendable {
+    /// The Swift type name — the exact string `aps.attributes-type` must carry (no module prefix).
+    public var name: String
+    public var location: SwiftSourceLocation
+    /// The shape of `aps.attributes` (the type's own stored properties), or `.unresolved`.
+    public var attributes: ValueShape
+    /// The shape of `aps.content-state` (`ContentState`), or `.unresolved`.
+    public var contentState: ValueShape
+
+    public init(name: String, location: SwiftSourceLocation, attributes: ValueShape, contentState: ValueShape) {
+        self.name = name
+        self.location = location
+        self.attributes = attributes
+        self.contentState = contentState
+    }
+}
+
+/// The JSON shape a Swift type takes under `JSONDecoder`'s default strategies (synthesized `Decodable`).
+public indirect enum ValueShape: Sendable {
+    case bool
+    case string
+    /// `Character`: a string of exactly one character.
+    case character
+    case integer(IntegerKind)
+    /// `Double`, `Float`, `CGFloat`, `TimeInterval`, `Decimal`…: any JSON number.
+    case floating(name: String)
+    /// `Date` with the default `deferredToDate` strategy: a number of seconds since 2001-01-01 00:00:00 UTC.
+    case date
+    /// `URL`: a string that parses as a URL.
+    case url
+    /// `UUID`: a string in 8-4-4-4-12 hex form.
+    case uuid
+    /// `Data`: a base64 string.
+    case data
+    case array(ValueShape)
+    case set(ValueShape)
+    /// `[K: V]`: a JSON object when K is `String` or `Int`-like (keys written as strings).
+    case dictionary(key: ValueShape, value: ValueShape)
+    /// `T?`: the key may be omitted.
+    case optional(ValueShape)
+    case object(StructShape)
+    case enumeration(EnumShape)
+    /// A type the reader cannot resolve (declared in a file not given, custom `init(from:)`, recursive…):
+    /// its values are not judged.
+    case unresolved(typeName: String, reason: String)
+
+    /// The shape without an outer `Optional`.
+    public var unwrapped: ValueShape {
+        if case .optional(let inner) = self { return inner.unwrapped }
+        return self
+    }
+
+    public var isOptional: Bool {
+        if case .optional = self { return true }
+        return false
+    }
+}
+
+/// A Swift integer type and its range.
+public struct IntegerKind: Sendable, Hashable {
+    public var name: String
+    public var min: Int64
+    /// Upper bound; `UInt64`/`UInt` use `maxUnsigned`.
+    public var maxUnsigned: UInt64
+
+    public init(name: String, min: Int64, maxUnsigned: UInt64) {
+        self.name = name
+        self.min = min
+        self.maxUnsigned = maxUnsigned
+    }
+
+    public static let int = IntegerKind(name: "Int", min: Int64.min, maxUnsigned: UInt64(Int64.max))
+    public static let all: [String: IntegerKind] = [
+        "Int": .int,
+        "Int64": IntegerKind(name: "Int64", min: Int64.min, maxUnsigned: UInt64(Int64.max)),
+        "Int32": IntegerKind(name: "Int32", min: Int64(Int32.min), maxUnsigned: UInt64(Int32.max)),
+        "Int16": IntegerKind(name: "Int16", min: Int64(Int16.min), maxUnsigned: UInt64(Int16.max)),
+        "Int8": IntegerKind(name: "Int8", min: Int64(Int8.min), maxUnsigned: UInt64(Int8.max)),
+        "UInt": IntegerKind(name: "UInt", min: 0, maxUnsigned: UInt64.max),
+        "UInt64": IntegerKind(name: "UInt64", min: 0, maxUnsigned: UInt64.max),
+        "UInt32": IntegerKind(name: "UInt32", min: 0, maxUnsigned: UInt64(UInt32.max)),
+        "UInt16": IntegerKind(name: "UInt16", min: 0, maxUnsigned: UInt64(UInt16.max)),
+        "UInt8": IntegerKind(name: "UInt8", min: 0, maxUnsigned: UInt64(UInt8.max)),
+    ]
+}
+
+/// A struct (or class) decoded with synthesized `Decodable` as a keyed container.
+public struct StructShape: Sendable {
+    public var name: String
+    public var location: SwiftSourceLocation?
+    /// The properties decoding reads, in declaration order, with JSON keys (CodingKeys applied).
+    public var properties: [StoredProperty]
+    /// JSON keys of properties declared under `#if`: neither required nor unknown.
+    public var conditionalKeys: [String]
+
+    public init(name: String, location: SwiftSourceLocation? = nil, properties: [StoredProperty], conditionalKeys: [String] = []) {
+        self.name = name
+        self.location = location
+        self.properties = properties
+        self.conditionalKeys = conditionalKeys
+    }
+
+    public func property(forKey key: String) -> StoredProperty? {
+        properties.first(where: { $0.key == key })
+    }
+}
+
+/// One stored property that synthesized `Decodable` reads.
+public struct StoredProperty: Sendable {
+    /// The Swift name.
+    public var name: String
+    /// The JSON key (the `CodingKeys` raw value when renamed, else the Swift name).
+    public var key: String
+    /// The value's shape; `.optional(…)` when the key may be omitted.
+    public var shape: ValueShape
+    /// The type as written in the source (`[String: Int]`, `Date?`), for messages.
+    public var typeName: String
+    public var location: SwiftSourceLocation?
+
+    public init(name: String, key: String, shape: ValueShape, typeName: String, location: SwiftSourceLocation? = nil) {
+        self.name = name
+        self.key = key
+        self.shape = shape
+        self.typeName = typeName
+        self.location = location
+    }
+
+    /// Synthesized `Decodable` requires the key unless the type is optional.
+    public var isRequired: Bool { !shape.isOptional }
+}
+
+/// An enum. With a raw type it decodes from its raw value; without one (Swift 5.5+ synthesized Codable)
+/// it decodes from a single-key object `{"caseName": {...}}` whose value holds the associated values.
+public struct EnumShape: Sendable {
+    public enum RawType: Sendable, Hashable {
+        case string
+        case integer(IntegerKind)
+        case floating
+    }
+
+    public struct Case: Sendable {
+        public var name: String
+        /// The raw value as JSON would carry it: the string for `String` enums, the number's text for numeric ones.
+        public var rawValue: String?
+        /// Associated values (keyed form only): label (or `_0`, `_1`…) and shape.
+        public var associatedValues: [(key: String, shape: ValueShape)]
+
+        public init(name: String, rawValue: String?, associatedValues: [(key: String, shape: ValueShape)] = []) {
+            self.name = name
+            self.rawValue = rawValue
+            self.associatedValues = associatedValues
+        }
+    }
+
+    public var name: String
+    public var location: SwiftSourceLocation?
+    /// nil for enums without a raw type (keyed form).
+    public var rawType: RawType?
+    public var cases: [Case]
+
+    public init(name: String, location: SwiftSourceLocation? = nil, rawType: RawType?, cases: [Case]) {
+        self.name = name
+        self.location = location
+        self.rawType = rawType
+        self.cases = cases
+    }
+}

@@ -1,0 +1,2 @@
+import ActivityPushCore
+print("activity-push")
