@@ -1,2 +1,38 @@
-import ActivityPushCore
-print("activity-push")
+import Foundation
+
+/// One subcommand: `run` returns the process exit status. Each command lives in its own file.
+struct Command {
+    let name: String
+    let summary: String
+    let run: ([String]) throws -> Int32
+}
+
+let commands: [Command] = [
+    // Each command file defines one `Command` value; list it here.
+]
+
+func usage() -> String {
+    var s = "usage: activity-push <command> [options]\n\ncommands:\n"
+    for c in commands { s += "  " + c.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.summary + "\n" }
+    s += "\nRun 'activity-push <command> --help' for a command's options."
+    return s
+}
+
+let argv = Array(CommandLine.arguments.dropFirst())
+guard let name = argv.first, name != "--help", name != "-h", name != "help" else {
+    print(usage())
+    exit(argv.isEmpty ? 2 : 0)
+}
+guard let command = commands.first(where: { $0.name == name }) else {
+    printError("activity-push: unknown command '\(name)'\n" + usage())
+    exit(2)
+}
+do {
+    exit(try command.run(Array(argv.dropFirst())))
+} catch let e as UsageError {
+    printError("activity-push \(name): \(e.description)")
+    exit(2)
+} catch {
+    printError("activity-push \(name): \(error)")
+    exit(2)
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A usage error: exit 2 with a one-line reason.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
+
+/// Command-line arguments for one subcommand, parsed in one place: `--flag value`, `--flag=value`,
+/// boolean `--flag`, repeatable flags, and positionals.
+struct Arguments {
+    private(set) var positionals: [String] = []
+    private var values: [String: [String]] = [:]
+    private var consumed: Set<String> = []
+
+    /// - Parameter booleanFlags: flags that take no value (e.g. `["--strict", "--force"]`).
+    init(_ argv: [String], booleanFlags: Set<String> = []) throws {
+        var i = 0
+        while i < argv.count {
+            let a = argv[i]
+            if a == "--" {
+                positionals += argv[(i + 1)...]
+                break
+            }
+            if a.hasPrefix("--"), a.count > 2 {
+                if let eq = a.firstIndex(of: "=") {
+                    values[String(a[..<eq]), default: []].append(String(a[a.index(after: eq)...]))
+                } else if booleanFlags.contains(a) {
+                    values[a, default: []].append("true")
+                } else {
+                    guard i + 1 < argv.count else { throw UsageError("\(a) needs a value") }
+                    values[a, default: []].append(argv[i + 1])
+                    i += 1
+                }
+            } else {
+                positionals.append(a)
+            }
+            i += 1
+        }
+    }
+
+    /// The last value of `flag`, or nil.
+    mutating func value(_ flag: String) -> String? {
+        consumed.insert(flag)
+        return values[flag]?.last
+    }
+
+    /// Every value of a repeatable flag.
+    mutating func values(_ flag: String) -> [String] {
+        consumed.insert(flag)
+        return values[flag] ?? []
+    }
+
+    mutating func flag(_ flag: String) -> Bool {
+        consumed.insert(flag)
+        return values[flag] != nil
+    }
+
+    mutating func int(_ flag: String) throws -> Int? {
+        guard let v = value(flag) else { return nil }
+        guard let i = Int(v) else { throw UsageError("\(flag) expects an integer, got '\(v)'") }
+        return i
+    }
+
+    mutating func double(_ flag: String) throws -> Double? {
+        guard let v = value(flag) else { return nil }
+        guard let d = Double(v), d.isFinite else { throw UsageError("\(flag) expects a number, got '\(v)'") }
+        return d
+    }
+
+    /// Call after reading every flag: unknown flags are usage errors.
+    func finish() throws {
+        let unknown = values.keys.filter { !consumed.contains($0) }.sorted()
+        if let first = unknown.first { throw UsageError("unknown option \(first)") }
+    }
+}
+
+/// Writes to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
