@@ -1,17 +1,17 @@
 import Foundation
 
 /// One subcommand: `run` returns the process exit status. Each command lives in its own file.
-struct Command {
+struct Command: Sendable {
     let name: String
     let summary: String
-    let run: ([String]) throws -> Int32
+    let run: @Sendable ([String]) throws -> Int32
 }
 
 let commands: [Command] = [
     // Each command file defines one `Command` value; list it here.
 ]
 
-func usage() -> String {
+@MainActor func usage() -> String {
     var s = "usage: activity-push <command> [options]\n\ncommands:\n"
     for c in commands { s += "  " + c.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.summary + "\n" }
     s += "\nRun 'activity-push <command> --help' for a command's options."
