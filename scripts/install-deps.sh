@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build, tests and demo need, only when something is missing.
+# Used by `make demo`, `make test` and .ci/run. Add a package here when a module needs one.
+set -euo pipefail
+PKGS=(
+  pkg-config
+  libcurl4-openssl-dev   # ActivityPushAPNs: HTTP/2 client (libcurl multi + nghttp2)
+  libssl-dev             # ES256 provider tokens, mock TLS
+  libnghttp2-dev         # mock-apns HTTP/2 server
+  nghttp2-client         # h2load, for mock and client tests and benchmarks
+  libsqlite3-dev         # queue, default back end
+  libpq-dev              # queue, PostgreSQL back end
+  postgresql             # queue tests start their own server
+  libmicrohttpd-dev      # console / HTTP API
+  curl                   # mock tests talk to it with curl --http2
+  python3
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
