@@ -1,0 +1,134 @@
+/// Every finding code the validator can report, with its default severity and a one-line summary — the
+/// list `findings.md` specifies (plus a few added codes, marked). Used for SARIF rule metadata and docs.
+public enum FindingCatalog {
+    public struct Entry: Sendable {
+        public let code: FindingCode
+        public let severity: Severity
+        public let summary: String
+    }
+
+    public static let entries: [Entry] = [
+        // Body and placement
+        .init(code: .invalidJSON, severity: .error, summary: "The body is not strict RFC 8259 JSON."),
+        .init(code: .jsonTooDeep, severity: .error, summary: "The body nests deeper than the reader's limit (added code)."),
+        .init(code: .duplicateKey, severity: .error, summary: "The same key appears twice in one object."),
+        .init(code: .missingAPS, severity: .error, summary: "No `aps` object."),
+        .init(code: .attributesNotObject, severity: .error, summary: "`attributes` is not a JSON object."),
+        .init(code: .contentStateNotObject, severity: .error, summary: "`content-state` is not a JSON object."),
+        .init(code: .attributesOutsideAPS, severity: .error, summary: "`attributes` or `attributes-type` at the payload root instead of inside `aps`."),
+        .init(code: .contentStateOutsideAPS, severity: .error, summary: "`content-state` at the payload root instead of inside `aps`."),
+        .init(code: .apsKeyOutsideAPS, severity: .error, summary: "A Live Activity `aps` key at the payload root."),
+        .init(code: .unknownAPSKey, severity: .warning, summary: "A key inside `aps` that Live Activities do not use."),
+        .init(code: .nullValue, severity: .error, summary: "JSON null inside `attributes` / `content-state`."),
+        .init(code: .payloadTooLarge, severity: .error, summary: "Body over 4096 bytes (5120 broadcast), or content-state / attributes alone over 4096."),
+        // Events and times
+        .init(code: .missingEvent, severity: .error, summary: "No `aps.event`."),
+        .init(code: .invalidEvent, severity: .error, summary: "`aps.event` is not start, update or end."),
+        .init(code: .missingTimestamp, severity: .error, summary: "No `aps.timestamp`."),
+        .init(code: .invalidTimestamp, severity: .error, summary: "`timestamp`, `stale-date` or `dismissal-date` is not a number."),
+        .init(code: .timestampInMilliseconds, severity: .error, summary: "An `aps` time looks like milliseconds; APNs times are UNIX seconds."),
+        .init(code: .timestampStale, severity: .warning, summary: "`timestamp` more than 10 minutes before now."),
+        .init(code: .timestampInFuture, severity: .warning, summary: "`timestamp` more than 10 minutes after now."),
+        .init(code: .missingContentState, severity: .error, summary: "No `aps.content-state`."),
+        .init(code: .dismissalDateIgnored, severity: .warning, summary: "`dismissal-date` on start / update has no effect."),
+        .init(code: .staleDateInPast, severity: .error, summary: "`stale-date` before now (error on start, warning otherwise)."),
+        .init(code: .relevanceScoreInvalid, severity: .error, summary: "`relevance-score` is not a finite number."),
+        // Push-to-start
+        .init(code: .missingAttributesType, severity: .error, summary: "A start without `aps.attributes-type`."),
+        .init(code: .missingAttributes, severity: .error, summary: "A start without `aps.attributes`."),
+        .init(code: .attributesTypeMismatch, severity: .error, summary: "No `ActivityAttributes` type of that exact name."),
+        .init(code: .missingAlertForStart, severity: .error, summary: "A start without an `aps.alert` holding both title and body."),
+        .init(code: .alertIncomplete, severity: .warning, summary: "An update / end alert without title or body."),
+        .init(code: .misplacedSound, severity: .warning, summary: "`aps.sound` instead of `aps.alert.sound`."),
+        .init(code: .startOnlyKey, severity: .warning, summary: "A start-only key on update / end."),
+        .init(code: .twoPushInputs, severity: .error, summary: "Both `input-push-token` and `input-push-channel`."),
+        .init(code: .invalidInputPushToken, severity: .error, summary: "`input-push-token` is not 1."),
+        .init(code: .invalidInputPushChannel, severity: .error, summary: "`input-push-channel` is not a base64 string."),
+        // Schema
+        .init(code: .missingRequiredKey, severity: .error, summary: "A stored property decoding needs is absent."),
+        .init(code: .unknownAttributeKey, severity: .error, summary: "A key in `attributes` the type does not store."),
+        .init(code: .unknownContentStateKey, severity: .warning, summary: "A key in `content-state` the type does not store."),
+        .init(code: .typeMismatch, severity: .error, summary: "The JSON kind does not decode into the Swift type."),
+        .init(code: .integerOutOfRange, severity: .error, summary: "An integer outside the Swift type's range."),
+        .init(code: .enumValueInvalid, severity: .error, summary: "Not one of the enum's raw values."),
+        .init(code: .dateNotNumeric, severity: .error, summary: "A `Date` given as a string."),
+        .init(code: .dateNotReferenceEpoch, severity: .error, summary: "A `Date` given in UNIX seconds (decodes ~31 years late)."),
+        .init(code: .schemaUnresolved, severity: .info, summary: "A type the schema reader cannot resolve; its values are not judged."),
+        // Headers
+        .init(code: .missingPushType, severity: .error, summary: "No `apns-push-type` header."),
+        .init(code: .wrongPushType, severity: .error, summary: "`apns-push-type` is not `liveactivity`."),
+        .init(code: .missingTopic, severity: .error, summary: "No `apns-topic` header."),
+        .init(code: .wrongTopicSuffix, severity: .error, summary: "`apns-topic` does not end with `.push-type.liveactivity`."),
+        .init(code: .invalidPriority, severity: .error, summary: "`apns-priority` not 5 or 10 (broadcast: 1, 5, 10)."),
+        .init(code: .expirationZeroForStart, severity: .warning, summary: "A start with `apns-expiration: 0`."),
+        .init(code: .invalidExpiration, severity: .error, summary: "`apns-expiration` is not UNIX seconds (added code; APNs: BadExpirationDate)."),
+        .init(code: .invalidAPNsID, severity: .error, summary: "`apns-id` is not a UUID (added code; APNs: BadMessageId)."),
+        .init(code: .collapseIDTooLong, severity: .error, summary: "`apns-collapse-id` over 64 bytes (added code; APNs: BadCollapseId)."),
+        .init(code: .startViaBroadcast, severity: .error, summary: "`event: start` on a broadcast request."),
+        .init(code: .missingChannelID, severity: .error, summary: "A broadcast request without `apns-channel-id`."),
+        .init(code: .missingExpiration, severity: .error, summary: "A broadcast request without `apns-expiration`."),
+        .init(code: .missingPriority, severity: .error, summary: "A broadcast request without `apns-priority` (added code)."),
+        .init(code: .topicOnBroadcast, severity: .error, summary: "`apns-topic` on a broadcast request."),
+    ]
+
+    public static func entry(_ code: FindingCode) -> Entry? { entries.first(where: { $0.code == code }) }
+}
+
+extension FindingCode {
+    public static let invalidJSON: FindingCode = "invalid-json"
+    public static let jsonTooDeep: FindingCode = "json-too-deep"
+    public static let duplicateKey: FindingCode = "duplicate-key"
+    public static let missingAPS: FindingCode = "missing-aps"
+    public static let attributesNotObject: FindingCode = "attributes-not-object"
+    public static let contentStateNotObject: FindingCode = "content-state-not-object"
+    public static let attributesOutsideAPS: FindingCode = "attributes-outside-aps"
+    public static let contentStateOutsideAPS: FindingCode = "content-state-outside-aps"
+    public static let apsKeyOutsideAPS: FindingCode = "aps-key-outside-aps"
+    public static let unknownAPSKey: FindingCode = "unknown-aps-key"
+    public static let nullValue: FindingCode = "null-value"
+    public static let payloadTooLarge: FindingCode = "payload-too-large"
+    public static let missingEvent: FindingCode = "missing-event"
+    public static let invalidEvent: FindingCode = "invalid-event"
+    public static let missingTimestamp: FindingCode = "missing-timestamp"
+    public static let invalidTimestamp: FindingCode = "invalid-timestamp"
+    public static let timestampInMilliseconds: FindingCode = "timestamp-in-milliseconds"
+    public static let timestampStale: FindingCode = "timestamp-stale"
+    public static let timestampInFuture: FindingCode = "timestamp-in-future"
+    public static let missingContentState: FindingCode = "missing-content-state"
+    public static let dismissalDateIgnored: FindingCode = "dismissal-date-ignored"
+    public static let staleDateInPast: FindingCode = "stale-date-in-past"
+    public static let relevanceScoreInvalid: FindingCode = "relevance-score-invalid"
+    public static let missingAttributesType: FindingCode = "missing-attributes-type"
+    public static let missingAttributes: FindingCode = "missing-attributes"
+    public static let attributesTypeMismatch: FindingCode = "attributes-type-mismatch"
+    public static let missingAlertForStart: FindingCode = "missing-alert-for-start"
+    public static let alertIncomplete: FindingCode = "alert-incomplete"
+    public static let misplacedSound: FindingCode = "misplaced-sound"
+    public static let startOnlyKey: FindingCode = "start-only-key"
+    public static let twoPushInputs: FindingCode = "two-push-inputs"
+    public static let invalidInputPushToken: FindingCode = "invalid-input-push-token"
+    public static let invalidInputPushChannel: FindingCode = "invalid-input-push-channel"
+    public static let missingRequiredKey: FindingCode = "missing-required-key"
+    public static let unknownAttributeKey: FindingCode = "unknown-attribute-key"
+    public static let unknownContentStateKey: FindingCode = "unknown-content-state-key"
+    public static let typeMismatch: FindingCode = "type-mismatch"
+    public static let integerOutOfRange: FindingCode = "integer-out-of-range"
+    public static let enumValueInvalid: FindingCode = "enum-value-invalid"
+    public static let dateNotNumeric: FindingCode = "date-not-numeric"
+    public static let dateNotReferenceEpoch: FindingCode = "date-not-reference-epoch"
+    public static let schemaUnresolved: FindingCode = "schema-unresolved"
+    public static let missingPushType: FindingCode = "missing-push-type"
+    public static let wrongPushType: FindingCode = "wrong-push-type"
+    public static let missingTopic: FindingCode = "missing-topic"
+    public static let wrongTopicSuffix: FindingCode = "wrong-topic-suffix"
+    public static let invalidPriority: FindingCode = "invalid-priority"
+    public static let expirationZeroForStart: FindingCode = "expiration-zero-for-start"
+    public static let invalidExpiration: FindingCode = "invalid-expiration"
+    public static let invalidAPNsID: FindingCode = "invalid-apns-id"
+    public static let collapseIDTooLong: FindingCode = "collapse-id-too-long"
+    public static let startViaBroadcast: FindingCode = "start-via-broadcast"
+    public static let missingChannelID: FindingCode = "missing-channel-id"
+    public static let missingExpiration: FindingCode = "missing-expiration"
+    public static let missingPriority: FindingCode = "missing-priority"
+    public static let topicOnBroadcast: FindingCode = "topic-on-broadcast"
+}

@@ -1,0 +1,79 @@
+/// The `aps` keys Live Activities use, and spellings people write instead.
+/// Source: Apple, "Generating a remote notification" (Live Activity keys) and "Starting and updating Live
+/// Activities with ActivityKit push notifications"; spec §1.1.
+enum LiveActivityKeys {
+    static let timestamp = "timestamp"
+    static let event = "event"
+    static let contentState = "content-state"
+    static let attributesType = "attributes-type"
+    static let attributes = "attributes"
+    static let alert = "alert"
+    static let staleDate = "stale-date"
+    static let dismissalDate = "dismissal-date"
+    static let relevanceScore = "relevance-score"
+    static let inputPushToken = "input-push-token"
+    static let inputPushChannel = "input-push-channel"
+
+    /// Every key the device's Live Activity parser reads inside `aps`.
+    static let all: Set<String> = [timestamp, event, contentState, attributesType, attributes, alert, staleDate,
+                                   dismissalDate, relevanceScore, inputPushToken, inputPushChannel]
+
+    /// Ordinary-notification `aps` keys: valid for alerts, not read for Live Activities.
+    static let ordinaryNotificationKeys: Set<String> = ["badge", "category", "content-available", "mutable-content",
+                                                         "thread-id", "interruption-level", "filter-criteria",
+                                                         "target-content-id", "sound"]
+
+    /// The Live Activity key a misspelt key most likely meant (`events` → `event`, `state-date` → `stale-date`,
+    /// `contentState` → `content-state`), or nil.
+    static func intendedKey(for key: String) -> String? {
+        let folded = fold(key)
+        for k in all where fold(k) == folded { return k }
+        // Plural / singular and one-edit typos.
+        var best: (String, Int)? = nil
+        for k in all {
+            let d = editDistance(folded, fold(k))
+            if d <= 2, d < (best?.1 ?? Int.max) { best = (k, d) }
+        }
+        if let best, best.1 <= (folded.count > 6 ? 2 : 1) { return best.0 }
+        return nil
+    }
+
+    /// Lowercased with `-`, `_` and spaces removed: `content_state`, `contentState`, `Content-State` all fold equal.
+    static func fold(_ s: String) -> String {
+        String(s.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" && $0 != " " }.map(Character.init))
+    }
+
+    /// Alert-like keys people smuggle into `attributes` (field report): they belong in `aps.alert`.
+    static func isAlertLike(_ key: String) -> Bool {
+        let f = fold(key)
+        if ["alert", "message", "sound", "lockey", "locargs"].contains(f) { return true }
+        return f.hasPrefix("alert") || f.hasPrefix("notification") || f.hasPrefix("push")
+            || f.hasSuffix("title") || f.hasSuffix("body")
+    }
+
+    /// The `aps.alert` sub-key an alert-like key maps to.
+    static func alertTarget(for key: String) -> String {
+        let f = fold(key)
+        if f.contains("subtitle") { return "aps.alert.subtitle" }
+        if f.contains("title") { return "aps.alert.title" }
+        if f.contains("sound") { return "aps.alert.sound" }
+        return "aps.alert.body"
+    }
+}
+
+/// Levenshtein distance (small strings only).
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var prev = Array(0...b.count)
+    var cur = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        cur[0] = i
+        for j in 1...b.count {
+            cur[j] = Swift.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&prev, &cur)
+    }
+    return prev[b.count]
+}

@@ -1,0 +1,361 @@
+import Foundation
+
+/// Rules against the app's own types (read from its Swift source by ``SwiftSourceReader``):
+/// `attributes-type-mismatch`, `missing-required-key`, `unknown-attribute-key`, `unknown-content-state-key`,
+/// `type-mismatch`, `integer-out-of-range`, `enum-value-invalid`, `date-not-numeric`, `date-not-reference-epoch`,
+/// `schema-unresolved`.
+/// Source: the device decodes `attributes` and `content-state` with `JSONDecoder`'s default strategies (Apple,
+/// "Starting and updating Live Activities…"; `JSONDecoder.dateDecodingStrategy` default `deferredToDate`);
+/// unknown keys in `attributes` reject the whole message (field report; spec §0).
+extension PushCheck {
+    mutating func checkSchema() {
+        guard let schema = validator.schema, !schema.types.isEmpty else { return }
+        let typeLoc = locate(LiveActivityKeys.attributesType)
+        let contentState = locate(LiveActivityKeys.contentState).flatMap { $0.node.value.members != nil ? $0 : nil }
+        let attributes = locate(LiveActivityKeys.attributes).flatMap { $0.node.value.members != nil ? $0 : nil }
+        var chosen: ActivityAttributesType? = nil
+
+        // attributes-type-mismatch: the name must equal a Swift type name exactly, case included, no module prefix.
+        if let typeLoc, let name = typeLoc.node.value.stringValue {
+            if let exact = schema.type(named: name) {
+                chosen = exact
+            } else {
+                let (closest, how) = Self.closestType(to: name, in: schema)
+                let known = schema.types.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                var message = "attributes-type \"\(name)\" names no ActivityAttributes type in the app"
+                switch how {
+                case .caseOnly: message += "; \"\(closest!.name)\" differs only in letter case, and the device compares names exactly"
+                case .modulePrefix: message += "; drop the module prefix — the device expects the bare type name \"\(closest!.name)\""
+                case .similar: message += "; the closest is \"\(closest!.name)\""
+                case .none: message += " (known: \(known))"
+                }
+                message += ". The device cannot create the activity (\"Incoming message does not contain usable attributes\")"
+                report(.attributesTypeMismatch, at: typeLoc.path, typeLoc.node.position, message,
+                       fix: closest.map { "write \"attributes-type\": \"\($0.name)\"" } ?? "use one of \(known)")
+                if how != .none { chosen = closest }
+            }
+        }
+
+        // Without a usable name (update / end, or a start without one) the type is the one whose content-state fits.
+        if chosen == nil {
+            if schema.types.count == 1 {
+                chosen = schema.types[0]
+            } else if let contentState {
+                var best: (ActivityAttributesType, Int)? = nil
+                for t in schema.types {
+                    var judge = ShapeJudge(strict: validator.strict)
+                    judge.judge(contentState.node, t.contentState, path: contentState.path, region: .contentState)
+                    let errors = judge.findings.filter { $0.severity == .error }.count
+                    if best == nil || errors < best!.1 { best = (t, errors) }
+                }
+                chosen = best?.0
+            }
+        }
+        guard let type = chosen else { return }
+        var judge = ShapeJudge(strict: validator.strict)
+        if let contentState {
+            judge.judge(contentState.node, type.contentState, path: contentState.path, region: .contentState)
+        }
+        if let attributes, event == .start || event == nil {
+            judge.judge(attributes.node, type.attributes, path: attributes.path, region: .attributes(type.contentState))
+        }
+        findings += judge.findings
+    }
+
+    enum Closeness { case caseOnly, modulePrefix, similar, none }
+
+    static func closestType(to name: String, in schema: ActivitySchema) -> (ActivityAttributesType?, Closeness) {
+        if let t = schema.types.first(where: { $0.name.lowercased() == name.lowercased() }) { return (t, .caseOnly) }
+        if let dot = name.lastIndex(of: ".") {
+            let bare = String(name[name.index(after: dot)...])
+            if let t = schema.types.first(where: { $0.name == bare }) { return (t, .modulePrefix) }
+            if let t = schema.types.first(where: { $0.name.lowercased() == bare.lowercased() }) { return (t, .caseOnly) }
+        }
+        let scored = schema.types.map { ($0, editDistance($0.name.lowercased(), name.lowercased())) }.min(by: { $0.1 < $1.1 })
+        if let (t, d) = scored, d <= max(2, t.name.count / 5) { return (t, .similar) }
+        return (nil, .none)
+    }
+}
+
+/// Walks a JSON value against a ``ValueShape`` the way synthesized `Decodable` with default strategies would,
+/// collecting every mismatch (not stopping at the first, as the real decoder does).
+struct ShapeJudge {
+    enum Region {
+        /// Inside `aps.attributes`; carries the ContentState shape so a content-state key sent here is named as such.
+        case attributes(ValueShape)
+        case contentState
+    }
+
+    let strict: Bool
+    var findings: [Finding] = []
+    private var reportedUnresolved: Set<String> = []
+
+    init(strict: Bool) { self.strict = strict }
+
+    /// UNIX seconds in this range are taken for a `Date` sent as UNIX time (2001-09-09 … 2049-03-22), which the
+    /// default decoder reads ~31 years late.
+    static let unixRange: ClosedRange<Double> = 1.0e9...2.5e9
+    static let referenceOffset: Double = 978_307_200
+
+    mutating func add(_ code: FindingCode, severity: Severity? = nil, _ path: String, _ position: SourcePosition,
+                      _ message: String, fix: String? = nil) {
+        findings.append(Finding(code: code, severity: severity ?? FindingCatalog.entry(code)?.severity ?? .error,
+                                path: path, position: position, message: message, fix: fix))
+    }
+
+    mutating func judge(_ node: JSONNode, _ shape: ValueShape, path: String, region: Region) {
+        if case .null = node.value { return }  // null-value is reported by the placement rules
+        switch shape {
+        case .optional(let inner):
+            judge(node, inner, path: path, region: region)
+        case .unresolved(let typeName, let reason):
+            if reportedUnresolved.insert(typeName).inserted {
+                add(.schemaUnresolved, path, node.position,
+                    "\(typeName) is not judged: \(reason)",
+                    fix: "pass the .swift file that declares \(typeName) with --attributes, if it is in the app")
+            }
+        case .bool:
+            if case .bool = node.value { return }
+            mismatch(node, path, "Bool", fix: boolFix(node))
+        case .string:
+            if case .string = node.value { return }
+            mismatch(node, path, "String", fix: node.value.numberValue.map { "send it as a string: \"\($0.lexeme)\"" })
+        case .character:
+            guard let s = node.value.stringValue else { return mismatch(node, path, "Character") }
+            if s.count != 1 {
+                add(.typeMismatch, path, node.position, "\(path) is a Character; the string must hold exactly one character, not \(s.count)",
+                    fix: "send a one-character string")
+            }
+        case .integer(let kind):
+            judgeInteger(node, kind, path: path)
+        case .floating(let name):
+            if node.value.numberValue != nil { return }
+            mismatch(node, path, name, fix: node.value.stringValue.flatMap(Double.init).map { "send the number without quotes: \($0)" })
+        case .date:
+            judgeDate(node, path: path)
+        case .url:
+            guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
+            if s.isEmpty || URL(string: s) == nil {
+                add(.typeMismatch, path, node.position, "\(path) is a URL but \"\(s)\" does not parse as one; decoding fails",
+                    fix: "send an absolute URL string such as \"https://example.com/…\" (percent-encode spaces)")
+            }
+        case .uuid:
+            guard let s = node.value.stringValue else { return mismatch(node, path, "UUID") }
+            if UUID(uuidString: s) == nil {
+                add(.typeMismatch, path, node.position, "\(path) is a UUID but \"\(s)\" is not in 8-4-4-4-12 hex form; decoding fails",
+                    fix: "send a UUID string such as \"\(UUID().uuidString)\"")
+            }
+        case .data:
+            guard let s = node.value.stringValue else { return mismatch(node, path, "Data") }
+            if Data(base64Encoded: s) == nil {
+                add(.typeMismatch, path, node.position, "\(path) is Data, which decodes from base64; \"\(s.prefix(40))\" is not base64",
+                    fix: "send the bytes base64-encoded")
+            }
+        case .array(let element), .set(let element):
+            guard case .array(let elements) = node.value else { return mismatch(node, path, "an array") }
+            for (i, e) in elements.enumerated() { judge(e, element, path: path + "." + String(i), region: region) }
+        case .dictionary(let key, let value):
+            judgeDictionary(node, key: key, value: value, path: path, region: region)
+        case .object(let s):
+            judgeObject(node, s, path: path, region: region)
+        case .enumeration(let e):
+            judgeEnum(node, e, path: path, region: region)
+        }
+    }
+
+    private mutating func mismatch(_ node: JSONNode, _ path: String, _ swiftType: String, fix: String? = nil) {
+        add(.typeMismatch, path, node.position,
+            "\(path) is \(swiftType.hasPrefix("a") ? swiftType : "a " + swiftType) in the app's type but the payload has a JSON \(node.value.kindName); decoding fails and the push is dropped",
+            fix: fix ?? "send a value of type \(swiftType)")
+    }
+
+    private func boolFix(_ node: JSONNode) -> String? {
+        switch node.value {
+        case .string(let s) where ["true", "false"].contains(s.lowercased()): return "send \(s.lowercased()) without quotes"
+        case .number(let n) where n.lexeme == "0" || n.lexeme == "1": return "send \(n.lexeme == "1" ? "true" : "false"), not \(n.lexeme)"
+        default: return "send true or false"
+        }
+    }
+
+    private mutating func judgeInteger(_ node: JSONNode, _ kind: IntegerKind, path: String) {
+        guard let n = node.value.numberValue else {
+            return mismatch(node, path, kind.name,
+                            fix: node.value.stringValue.flatMap { Int64($0) }.map { "send the number without quotes: \($0)" })
+        }
+        // JSONDecoder accepts integral numbers written as 3.0 or 3e2 for Int; a fraction fails.
+        if let v = n.integralValue {
+            if v < kind.min || (v >= 0 && UInt64(v) > kind.maxUnsigned) {
+                add(.integerOutOfRange, path, node.position,
+                    "\(path) is \(kind.name) (\(kind.min)…\(kind.maxUnsigned)); \(n.lexeme) is outside that range, so decoding fails",
+                    fix: "send a value within \(kind.min)…\(kind.maxUnsigned), or widen the Swift type")
+            }
+            return
+        }
+        if n.isIntegerLexeme {
+            // Beyond Int64: only UInt64 / UInt can hold it.
+            if !n.isNegative, let u = UInt64(n.lexeme), u <= kind.maxUnsigned { return }
+            add(.integerOutOfRange, path, node.position,
+                "\(path) is \(kind.name); \(n.lexeme) does not fit, so decoding fails",
+                fix: "send a value within \(kind.min)…\(kind.maxUnsigned)")
+            return
+        }
+        add(.typeMismatch, path, node.position,
+            "\(path) is \(kind.name) but the payload has \(n.lexeme), which has a fraction; the default decoder refuses it and the push is dropped",
+            fix: "send a whole number (\(Int64(n.doubleValue.rounded()))), or make the Swift property Double")
+    }
+
+    private mutating func judgeDate(_ node: JSONNode, path: String) {
+        switch node.value {
+        case .number(let n):
+            let v = n.doubleValue
+            if v >= 1.0e11 {
+                let seconds = (v / 1000).rounded(.down)
+                add(.dateNotReferenceEpoch, path, node.position,
+                    "\(path) is a Date, decoded as seconds since 2001-01-01; \(n.lexeme) looks like UNIX milliseconds and lands thousands of years ahead",
+                    fix: "send \(Int64(seconds - Self.referenceOffset)) (= \(n.lexeme) / 1000 − 978307200)")
+            } else if Self.unixRange.contains(v) {
+                add(.dateNotReferenceEpoch, path, node.position,
+                    "\(path) is a Date, decoded as seconds since 2001-01-01; \(n.lexeme) is UNIX seconds and decodes ~31 years late (\(Self.yearOf(referenceSeconds: v)))",
+                    fix: "send \(Self.format(v - Self.referenceOffset)) (= \(n.lexeme) − 978307200), or make the property a Double of UNIX seconds")
+            }
+        case .string(let s):
+            var fix = "send a number of seconds since 2001-01-01 00:00:00 UTC"
+            if let d = Self.parseISO8601(s) {
+                fix = "send \(Self.format(d.timeIntervalSinceReferenceDate)) (\(s) as seconds since 2001-01-01)"
+            }
+            add(.dateNotNumeric, path, node.position,
+                "\(path) is a Date; the default decoder reads a number of seconds since 2001-01-01, so the string \"\(s.prefix(40))\" fails to decode",
+                fix: fix)
+        default:
+            mismatch(node, path, "Date", fix: "send a number of seconds since 2001-01-01 00:00:00 UTC")
+        }
+    }
+
+    static func yearOf(referenceSeconds v: Double) -> String {
+        let d = Date(timeIntervalSinceReferenceDate: v)
+        let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: d).year ?? 0
+        return "year \(year)"
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+
+    static func parseISO8601(_ s: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        if let d = f.date(from: s) { return d }
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: s) { return d }
+        f.formatOptions = [.withFullDate]
+        return f.date(from: s)
+    }
+
+    private mutating func judgeDictionary(_ node: JSONNode, key: ValueShape, value: ValueShape, path: String, region: Region) {
+        switch key.unwrapped {
+        case .string, .integer:
+            guard let members = node.value.members else { return mismatch(node, path, "a dictionary (JSON object)") }
+            for m in members {
+                if case .integer = key.unwrapped, Int64(m.key) == nil {
+                    add(.typeMismatch, path + "." + m.key, m.keyPosition,
+                        "\(path) has Int keys; \"\(m.key)\" is not an integer, so decoding fails",
+                        fix: "use integer keys written as strings, e.g. \"1\"")
+                    continue
+                }
+                judge(m.value, value, path: path + "." + m.key, region: region)
+            }
+        default:
+            return  // other key types encode as arrays of alternating keys and values; not judged
+        }
+    }
+
+    private mutating func judgeObject(_ node: JSONNode, _ s: StructShape, path: String, region: Region) {
+        guard let members = node.value.members else { return mismatch(node, path, s.name + " (a JSON object)") }
+        let present = Set(members.map(\.key))
+        for p in s.properties {
+            if let m = members.first(where: { $0.key == p.key }) {
+                judge(m.value, p.shape, path: path + "." + p.key, region: region)
+            } else if p.isRequired, !s.conditionalKeys.contains(p.key) {
+                let near = members.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(p.key) })
+                add(.missingRequiredKey, path + "." + p.key, node.position,
+                    "\(path) has no \"\(p.key)\" (\(s.name).\(p.name): \(p.typeName)); synthesized Decodable needs it, so decoding fails and the push is dropped",
+                    fix: near.map { "rename \"\($0.key)\" to \"\(p.key)\" (keys must match exactly; no snake_case conversion)" }
+                        ?? "send \"\(p.key)\" (\(p.typeName)), or make \(p.name) Optional in the app")
+            }
+        }
+        for m in members where s.property(forKey: m.key) == nil && !s.conditionalKeys.contains(m.key) {
+            let keyPath = path + "." + m.key
+            let near = s.properties.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(m.key) && !present.contains($0.key) })
+            switch region {
+            case .attributes(let contentStateShape):
+                var fix: String
+                var message = "\"\(m.key)\" is not a stored property of \(s.name); the device rejects the whole start when attributes hold a key the type does not store"
+                if let near {
+                    fix = "rename \"\(m.key)\" to \"\(near.key)\" (keys must match the Swift names exactly)"
+                } else if LiveActivityKeys.isAlertLike(m.key) {
+                    message += " — alert text belongs in aps.alert, not attributes"
+                    fix = "move \"\(m.key)\" to \(LiveActivityKeys.alertTarget(for: m.key))"
+                } else if case .object(let cs) = contentStateShape.unwrapped, cs.property(forKey: m.key) != nil {
+                    message += " — it is a ContentState property"
+                    fix = "remove \"\(m.key)\" from attributes; send it in aps.content-state"
+                } else {
+                    fix = "remove \"\(m.key)\" from attributes (\(s.name) stores: \(s.properties.map(\.key).joined(separator: ", ")))"
+                }
+                add(.unknownAttributeKey, keyPath, m.keyPosition, message, fix: fix)
+            case .contentState:
+                add(.unknownContentStateKey, severity: strict ? .error : .warning, keyPath, m.keyPosition,
+                    "\"\(m.key)\" is not a stored property of \(s.name); the decoder ignores it, so its value never reaches the activity",
+                    fix: near.map { "rename \"\(m.key)\" to \"\($0.key)\" (keys must match the Swift names exactly)" }
+                        ?? "remove \"\(m.key)\", or add it to \(s.name) in the app")
+            }
+        }
+    }
+
+    private mutating func judgeEnum(_ node: JSONNode, _ e: EnumShape, path: String, region: Region) {
+        let raws = e.cases.compactMap(\.rawValue)
+        switch e.rawType {
+        case .string?:
+            guard let s = node.value.stringValue else { return mismatch(node, path, e.name + " (a String raw value)") }
+            if raws.contains(s) { return }
+            let near = raws.first(where: { $0.lowercased() == s.lowercased() })
+                ?? e.cases.first(where: { $0.name == s }).flatMap(\.rawValue)
+            add(.enumValueInvalid, path, node.position,
+                "\"\(s)\" is not a raw value of \(e.name) (\(raws.map { "\"\($0)\"" }.joined(separator: ", "))); raw values are case-sensitive and decoding fails",
+                fix: near.map { "send \"\($0)\"" } ?? "send one of \(raws.map { "\"\($0)\"" }.joined(separator: ", "))")
+        case .integer?, .floating?:
+            guard let n = node.value.numberValue else {
+                return mismatch(node, path, e.name + " (a numeric raw value)",
+                                fix: node.value.stringValue.flatMap { s in e.cases.first(where: { $0.name == s })?.rawValue }.map { "send \($0)" })
+            }
+            let v = n.doubleValue
+            if raws.contains(where: { Double($0) == v }) { return }
+            add(.enumValueInvalid, path, node.position,
+                "\(n.lexeme) is not a raw value of \(e.name) (\(raws.joined(separator: ", "))); decoding fails",
+                fix: "send one of \(raws.joined(separator: ", "))")
+        case nil:
+            // Keyed form: {"caseName": {associated values}}.
+            guard let members = node.value.members else {
+                let asCase = node.value.stringValue.flatMap { s in e.cases.first(where: { $0.name == s }) }
+                return mismatch(node, path, e.name + " (an enum without raw values, encoded as {\"case\": {…}})",
+                                fix: asCase.map { "send {\"\($0.name)\": {}}" })
+            }
+            guard members.count == 1, let m = members.first else {
+                add(.typeMismatch, path, node.position,
+                    "\(path) is \(e.name), encoded as an object with exactly one key (the case name); it has \(members.count)",
+                    fix: "send {\"<case>\": {…}} with one of \(e.cases.map(\.name).joined(separator: ", "))")
+                return
+            }
+            guard let c = e.cases.first(where: { $0.name == m.key }) else {
+                add(.enumValueInvalid, path + "." + m.key, m.keyPosition,
+                    "\"\(m.key)\" is not a case of \(e.name) (\(e.cases.map(\.name).joined(separator: ", "))); decoding fails",
+                    fix: e.cases.first(where: { $0.name.lowercased() == m.key.lowercased() }).map { "write \"\($0.name)\"" }
+                        ?? "use one of \(e.cases.map(\.name).joined(separator: ", "))")
+                return
+            }
+            let fields = StructShape(name: "\(e.name).\(c.name)",
+                                     properties: c.associatedValues.map {
+                                         StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: "\($0.shape)")
+                                     })
+            judgeObject(m.value, fields, path: path + "." + m.key, region: region)
+        }
+    }
+}
