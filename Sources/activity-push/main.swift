@@ -9,6 +9,7 @@ struct Command: Sendable {
 
 let commands: [Command] = [
     // Each command file defines one `Command` value; list it here.
+    checkCommand,
 ]
 
 @MainActor func usage() -> String {

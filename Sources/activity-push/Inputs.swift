@@ -1,0 +1,60 @@
+import ActivityPushCore
+import Foundation
+
+/// Reading the files commands take. Failures are usage-level (exit 2) with a one-line reason naming the file.
+enum Inputs {
+    /// The bytes of a file, or `-` for standard input.
+    static func bytes(_ path: String) throws -> [UInt8] {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw UsageError("\(path): no such file")
+        }
+        if isDir.boolValue { throw UsageError("\(path): is a folder, expected a file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError("\(path): cannot be read (check permissions)")
+        }
+        return Array(data)
+    }
+
+    /// The app's schema from `--attributes` paths (files or folders); nil when none were given.
+    static func schema(_ paths: [String]) throws -> ActivitySchema? {
+        guard !paths.isEmpty else { return nil }
+        do {
+            return try SwiftSourceReader.read(paths: paths)
+        } catch let e as SchemaReadError {
+            throw UsageError(e.message)
+        }
+    }
+
+    /// A headers file: a JSON object of header names (any case) to string or number values.
+    /// Returns the headers and where each name sits in the file (for compiler-style locations).
+    static func headers(_ path: String) throws -> (APNsHeaders, [String: SourcePosition]) {
+        let doc = JSONReader.read(try bytes(path))
+        if let p = doc.problems.first(where: { $0.kind != .duplicateKey }) {
+            throw UsageError("\(path):\(p.position.line):\(p.position.column): not valid JSON: \(p.message)")
+        }
+        guard let members = doc.root?.value.members else {
+            throw UsageError("\(path): expected a JSON object of header names to values, e.g. {\"apns-push-type\": \"liveactivity\"}")
+        }
+        var h = APNsHeaders()
+        var positions: [String: SourcePosition] = [:]
+        for m in members {
+            let value: String
+            switch m.value.value {
+            case .string(let s): value = s
+            case .number(let n): value = n.lexeme
+            case .bool(let b): value = b ? "true" : "false"
+            default:
+                throw UsageError("\(path):\(m.value.position.line):\(m.value.position.column): header \"\(m.key)\" must be a string or number")
+            }
+            h[m.key] = value
+            positions[m.key.lowercased()] = m.keyPosition
+        }
+        return (h, positions)
+    }
+
+    static func writeStdout(_ s: String) {
+        FileHandle.standardOutput.write(Data(s.utf8))
+    }
+}
