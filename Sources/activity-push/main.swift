@@ -10,6 +10,7 @@ struct Command: Sendable {
 let commands: [Command] = [
     // Each command file defines one `Command` value; list it here.
     checkCommand,
+    buildCommand,
 ]
 
 @MainActor func usage() -> String {
