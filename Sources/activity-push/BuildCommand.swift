@@ -31,7 +31,7 @@ let buildCommand = Command(
         print(JSONWriter.pretty(.obj([("headers", .obj(headers)), ("payload", payload)])))
         for w in request.warnings { printError("warning: \(w.path): \(w.message) [\(w.code)]" + (w.fix.map { "\n    fix: \($0)" } ?? "")) }
         return 0
-    } catch {
+    } catch let error as PushBuildError {
         let report = ValidationReport(findings: error.findings)
         if format == "text" {
             Inputs.writeStdout(ReportFormatter.text(report, files: .init(payload: "<built payload>")))
