@@ -10,4 +10,15 @@ static inline CURLcode ap_curl_easy_setopt_write(CURL *h, CURLoption o, size_t (
 static inline CURLcode ap_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ap_curl_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLMcode ap_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+/* ActivityPushAPNs additions */
+static inline CURLcode ap_curl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
+static inline long ap_curl_http_version_2tls(void) { return CURL_HTTP_VERSION_2TLS; }
+static inline long ap_curl_http_version_2_prior_knowledge(void) { return CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE; }
+static inline int ap_curl_has_http2(void) { curl_version_info_data *d = curl_version_info(CURLVERSION_NOW); return d && (d->features & CURL_VERSION_HTTP2) ? 1 : 0; }
+static inline long ap_curlpipe_multiplex(void) { return CURLPIPE_MULTIPLEX; }
+static inline CURL *ap_curlmsg_done_handle(CURLMsg *m, CURLcode *result) {
+  if (m->msg != CURLMSG_DONE) return NULL;
+  *result = m->data.result;
+  return m->easy_handle;
+}
 #endif
