@@ -1,25 +1,103 @@
 import Foundation
 
 /// Why the schema could not be read at all (as opposed to one unresolved type, which is a finding).
+/// The message names the file (and line, for syntax problems) and the fix.
 public struct SchemaReadError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
 
-/// Reads `ActivityAttributes` types from the app's own Swift source files.
+/// Reads `ActivityAttributes` types from the app's own Swift source files, without a compiler: a small
+/// Swift lexer and declaration-level parser, then Swift's name lookup over every file given.
 ///
-/// PLACEHOLDER — being implemented (Schema helper). API shape is fixed:
+/// What it models is what the device's default `JSONDecoder` does with synthesized `Decodable`
+/// (`deferredToDate` dates, `CodingKeys`, optionals by `decodeIfPresent`, `let` with an initial value not
+/// decoded, `var` with an initial value still required, enums by raw value or in the keyed form).
+/// A type with a custom `init(from:)`, a type declared in no file given, generics, recursion and property
+/// wrappers become ``ValueShape/unresolved(typeName:reason:)``: their values are not judged.
 public enum SwiftSourceReader {
-    /// Reads every `.swift` file given (folders: every `.swift` file below them, sorted).
-    /// - Throws: ``SchemaReadError`` when a path is unreadable, a folder holds no `.swift` file,
-    ///   or no file declares a type conforming to `ActivityAttributes`.
+    /// Reads every `.swift` file given (folders: every `.swift` file below them, sorted; hidden folders
+    /// such as `.build` are skipped).
+    /// - Throws: ``SchemaReadError`` when a path is unreadable, a folder holds no `.swift` file, a file has a
+    ///   syntax problem that prevents reading (unterminated string or comment, unbalanced braces; the error
+    ///   names file:line), or no file declares a type conforming to `ActivityAttributes`.
     public static func read(paths: [String]) throws -> ActivitySchema {
-        throw SchemaReadError("schema reader not implemented yet")
+        guard !paths.isEmpty else {
+            throw SchemaReadError("no Swift source given. Fix: pass the .swift file (or folder) that declares your ActivityAttributes type.")
+        }
+        var files: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw SchemaReadError("cannot read '\(path)': no such file or folder. Fix: pass an existing .swift file or a folder that contains them.")
+            }
+            if isDirectory.boolValue {
+                let found = swiftFiles(below: path)
+                guard !found.isEmpty else {
+                    throw SchemaReadError("'\(path)' contains no .swift file. Fix: pass the folder (or file) that declares your ActivityAttributes type, e.g. the widget extension's sources.")
+                }
+                files += found
+            } else {
+                files.append(path)
+            }
+        }
+        var sources: [(file: String, text: String)] = []
+        for file in files {
+            guard let data = fm.contents(atPath: file) else {
+                throw SchemaReadError("cannot read '\(file)': permission denied or not a regular file. Fix: check the path and its permissions.")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw SchemaReadError("'\(file)' is not UTF-8 text. Fix: pass Swift source files (UTF-8).")
+            }
+            sources.append((file, text))
+        }
+        return try read(sources: sources)
     }
 
-    /// Reads source text given in memory (`file` is the name used in locations).
+    /// Reads source text given in memory (`file` is the name used in locations and errors).
+    /// - Throws: ``SchemaReadError`` for a syntax problem that prevents reading (naming file:line) or when
+    ///   no source declares a type conforming to `ActivityAttributes`.
     public static func read(sources: [(file: String, text: String)]) throws -> ActivitySchema {
-        throw SchemaReadError("schema reader not implemented yet")
+        var all = SwiftDeclarations()
+        for source in sources {
+            do {
+                let decls = try SwiftDeclarationParser.parse(text: source.text, file: source.file)
+                all.types += decls.types
+                all.typealiases += decls.typealiases
+            } catch {
+                throw SchemaReadError("\(source.file):\(error.line): \(error.message). Fix: the file must compile as Swift; correct the syntax there (or pass only the files that declare your ActivityAttributes types and the types they use).")
+            }
+        }
+        var resolver = SwiftSchemaResolver(all)
+        let types = resolver.activityAttributesTypes()
+        guard !types.isEmpty else {
+            let names = sources.map { ($0.file as NSString).lastPathComponent }
+            let list = names.count > 5 ? names.prefix(5).joined(separator: ", ") + ", …" : names.joined(separator: ", ")
+            throw SchemaReadError("none of the \(sources.count) file(s) read (\(list)) declares a type conforming to ActivityAttributes. Fix: pass the file that declares `struct …: ActivityAttributes` (or `extension …: ActivityAttributes`) and the files of the types it uses.")
+        }
+        return ActivitySchema(types: types, files: sources.map(\.file))
+    }
+
+    /// Every `.swift` file below `folder`, sorted, skipping hidden folders (`.build`, `.git`).
+    static func swiftFiles(below folder: String) -> [String] {
+        let base = URL(fileURLWithPath: folder)
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                                                          options: [.skipsHiddenFiles]) else { return [] }
+        var found: [String] = []
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                found.append(folder.hasSuffix("/") ? folder + relative(url, base) : folder + "/" + relative(url, base))
+            }
+        }
+        return found.sorted()
+    }
+
+    private static func relative(_ url: URL, _ base: URL) -> String {
+        let full = url.standardizedFileURL.path
+        let root = base.standardizedFileURL.path
+        if full.hasPrefix(root + "/") { return String(full.dropFirst(root.count + 1)) }
+        return url.lastPathComponent
     }
 }

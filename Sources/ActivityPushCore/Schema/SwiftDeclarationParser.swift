@@ -1,0 +1,669 @@
+/// A declaration-level Swift parser: types, their stored/computed properties, enum cases, typealiases and
+/// `init(from:)`. Function and accessor bodies are skipped by bracket matching over the lexer's tokens
+/// (strings and comments are already single tokens or gone), so a 500-line file reads in well under 1 ms.
+struct SwiftDeclarationParser {
+    private let t: [SwiftToken]
+    private let bytes: [UInt8]
+    private let file: String
+    private var p = 0
+    private var out = SwiftDeclarations()
+
+    /// Parses one file's text. Throws on unterminated literals/comments and unbalanced brackets.
+    static func parse(text: String, file: String) throws(SwiftSyntaxError) -> SwiftDeclarations {
+        let bytes = Array(text.utf8)
+        let tokens = try SwiftLexer.tokenize(bytes)
+        var parser = SwiftDeclarationParser(t: tokens, bytes: bytes, file: file)
+        try parser.parseBody(scope: [], typeIndex: nil, closeLine: nil)
+        return parser.out
+    }
+
+    private init(t: [SwiftToken], bytes: [UInt8], file: String) {
+        self.t = t
+        self.bytes = bytes
+        self.file = file
+    }
+
+    // MARK: token helpers
+
+    private var atEnd: Bool { p >= t.count }
+
+    private func isPunct(_ c: Character, at k: Int? = nil) -> Bool {
+        let j = k ?? p
+        guard j < t.count, t[j].kind == .punct else { return false }
+        return t[j].char == c.asciiValue!
+    }
+
+    private func isIdent(_ s: String, at k: Int? = nil) -> Bool {
+        let j = k ?? p
+        return j < t.count && t[j].kind == .identifier && t[j].text == s
+    }
+
+    private func source(_ from: Int, _ to: Int) -> String {
+        guard from < to, from < t.count else { return "" }
+        return String(decoding: bytes[t[from].start..<t[to - 1].end], as: UTF8.self)
+    }
+
+    private static let closers: [UInt8: UInt8] = [0x28: 0x29, 0x5B: 0x5D, 0x7B: 0x7D]
+
+    /// At `(`, `[` or `{`: moves past the matching closer.
+    private mutating func skipBalanced() throws(SwiftSyntaxError) {
+        var stack: [(closer: UInt8, line: Int, open: UInt8)] = []
+        repeat {
+            let tok = t[p]
+            if tok.kind == .punct {
+                if let c = Self.closers[tok.char] {
+                    stack.append((c, tok.line, tok.char))
+                } else if tok.char == 0x29 || tok.char == 0x5D || tok.char == 0x7D {
+                    guard let top = stack.last, top.closer == tok.char else {
+                        let open = stack.last.map { "'\(Character(Unicode.Scalar($0.open)))' opened at line \($0.line)" } ?? "nothing"
+                        throw SwiftSyntaxError(line: tok.line,
+                                               message: "unbalanced '\(Character(Unicode.Scalar(tok.char)))' (closes \(open))")
+                    }
+                    stack.removeLast()
+                }
+            }
+            p += 1
+        } while !stack.isEmpty && p < t.count
+        if let top = stack.last {
+            throw SwiftSyntaxError(line: top.line,
+                                   message: "'\(Character(Unicode.Scalar(top.open)))' opened here is never closed")
+        }
+    }
+
+    // MARK: bodies
+
+    private static let modifiers: Set<String> = [
+        "public", "private", "fileprivate", "internal", "open", "package", "static", "class", "final", "lazy",
+        "weak", "unowned", "override", "required", "convenience", "mutating", "nonmutating", "dynamic",
+        "optional", "indirect", "nonisolated", "prefix", "postfix", "infix", "consuming", "borrowing",
+        "distributed", "isolated", "__consuming", "unsafe",
+    ]
+
+    private static let declKeywords: Set<String> = [
+        "struct", "class", "enum", "actor", "protocol", "extension", "var", "let", "case", "typealias", "func",
+        "init", "deinit", "subscript", "operator", "precedencegroup", "associatedtype", "import", "macro",
+    ]
+
+    /// Parses declarations until the closing `}` (when `closeLine` is set) or the end of the file.
+    private mutating func parseBody(scope: [String], typeIndex: Int?, closeLine: Int?) throws(SwiftSyntaxError) {
+        var conditionalDepth = 0
+        while p < t.count {
+            let tok = t[p]
+            if tok.kind == .punct {
+                switch tok.char {
+                case 0x7D:  // }
+                    guard closeLine != nil else {
+                        throw SwiftSyntaxError(line: tok.line, message: "unbalanced '}' (no matching '{')")
+                    }
+                    p += 1
+                    return
+                case 0x29, 0x5D:
+                    throw SwiftSyntaxError(line: tok.line, message: "unbalanced '\(Character(Unicode.Scalar(tok.char)))'")
+                case 0x28, 0x5B, 0x7B:
+                    try skipBalanced()
+                    continue
+                default:
+                    p += 1
+                    continue
+                }
+            }
+            if tok.kind == .pound {
+                switch tok.text {
+                case "if":
+                    conditionalDepth += 1
+                    try skipDirectiveLine()
+                case "elseif":
+                    try skipDirectiveLine()
+                case "else":
+                    p += 1
+                case "endif":
+                    conditionalDepth = max(0, conditionalDepth - 1)
+                    p += 1
+                default:  // #warning(…), #sourceLocation(…), #Preview { … }, freestanding macros
+                    p += 1
+                    if isPunct("("), !t[p].spaceBefore { try skipBalanced() }
+                    if isPunct("{") { try skipBalanced() }
+                }
+                continue
+            }
+            try parseDeclaration(scope: scope, typeIndex: typeIndex, conditional: conditionalDepth > 0)
+        }
+        if let line = closeLine {
+            throw SwiftSyntaxError(line: line, message: "'{' opened here is never closed")
+        }
+    }
+
+    private mutating func skipDirectiveLine() throws(SwiftSyntaxError) {
+        p += 1
+        while p < t.count && !t[p].newlineBefore {
+            if isPunct("(") { try skipBalanced() } else { p += 1 }
+        }
+    }
+
+    private static let builtinAttributes: Set<String> = [
+        "available", "objc", "objcMembers", "nonobjc", "MainActor", "discardableResult", "inlinable",
+        "usableFromInline", "frozen", "preconcurrency", "Sendable", "unchecked", "escaping", "autoclosure",
+        "IBOutlet", "IBInspectable", "IBAction", "IBSegueAction", "GKInspectable", "NSManaged", "NSCopying",
+        "dynamicCallable", "dynamicMemberLookup", "propertyWrapper", "resultBuilder", "main", "testable",
+        "backDeployed", "exclusivity", "warn_unqualified_access", "globalActor", "requires_stored_property_inits",
+        "unknown", "retroactive", "storageRestrictions", "attached", "freestanding", "convention", "inline",
+        "noDerivative", "differentiable", "derivative", "transpose", "unsafe", "safe", "lifetime",
+    ]
+
+    private mutating func parseDeclaration(scope: [String], typeIndex: Int?, conditional: Bool) throws(SwiftSyntaxError) {
+        var customAttributes: [String] = []
+        var isStatic = false
+        var isLazy = false
+        while p < t.count {
+            let tok = t[p]
+            if tok.kind == .attribute {
+                p += 1
+                if isPunct("("), !t[p].spaceBefore { try skipBalanced() }
+                if !Self.builtinAttributes.contains(tok.text) && !tok.text.hasPrefix("_") {
+                    customAttributes.append(tok.text)
+                }
+                continue
+            }
+            if tok.kind == .identifier, Self.modifiers.contains(tok.text) {
+                if tok.text == "class", p + 1 < t.count, t[p + 1].kind == .identifier,
+                   !Self.modifiers.contains(t[p + 1].text),
+                   !["var", "let", "func", "subscript"].contains(t[p + 1].text) {
+                    break  // `class Name`: a class declaration
+                }
+                if tok.text == "static" || tok.text == "class" { isStatic = true }
+                if tok.text == "lazy" { isLazy = true }
+                p += 1
+                if isPunct("("), !t[p].spaceBefore { try skipBalanced() }  // private(set), unowned(safe)
+                continue
+            }
+            break
+        }
+        guard p < t.count else { return }
+        let tok = t[p]
+        guard tok.kind == .identifier else {
+            if tok.kind == .punct, [0x28, 0x5B, 0x7B].contains(tok.char) { try skipBalanced() }
+            else if !(tok.kind == .punct && tok.char == 0x7D) { p += 1 }
+            return
+        }
+        switch tok.text {
+        case "struct", "class", "enum", "actor", "protocol", "extension":
+            try parseTypeDecl(kind: SwiftDeclKind(rawValue: tok.text)!, scope: scope)
+        case "var", "let":
+            try parseVariable(isLet: tok.text == "let", isStatic: isStatic, isLazy: isLazy,
+                              wrapper: customAttributes.first, conditional: conditional, typeIndex: typeIndex)
+        case "case":
+            if let idx = typeIndex, out.types[idx].kind == .enum {
+                try parseEnumCase(conditional: conditional, typeIndex: idx)
+            } else {
+                try skipFunctionLike()
+            }
+        case "typealias":
+            try parseTypealias(scope: scope)
+        case "init":
+            try parseInit(typeIndex: typeIndex)
+        case "func", "deinit", "subscript", "operator", "precedencegroup", "associatedtype", "import", "macro":
+            try skipFunctionLike()
+        default:
+            try skipStatement()
+        }
+    }
+
+    /// Top-level code or anything unknown: one token (or one bracketed group).
+    private mutating func skipStatement() throws(SwiftSyntaxError) {
+        if isPunct("(") || isPunct("[") || isPunct("{") { try skipBalanced() } else { p += 1 }
+    }
+
+    private static let continuationWords: Set<String> = ["where", "throws", "rethrows", "async", "reasync"]
+
+    /// Skips a `func`/`init`/`subscript`… declaration: signature then an optional `{ body }`.
+    private mutating func skipFunctionLike() throws(SwiftSyntaxError) {
+        p += 1
+        while p < t.count {
+            let tok = t[p]
+            if tok.kind == .punct {
+                if tok.char == 0x7B { try skipBalanced(); return }
+                if tok.char == 0x7D || tok.char == 0x3B { return }
+            }
+            if tok.newlineBefore {
+                let continues = tok.kind == .arrow || (tok.kind == .identifier && Self.continuationWords.contains(tok.text))
+                    || (tok.kind == .punct && (tok.char == 0x7B || tok.char == 0x2C || tok.char == 0x3A))
+                if !continues { return }
+                if tok.kind == .punct && tok.char == 0x7B { try skipBalanced(); return }
+            }
+            if tok.kind == .punct && (tok.char == 0x28 || tok.char == 0x5B) { try skipBalanced() } else { p += 1 }
+        }
+    }
+
+    // MARK: types
+
+    private mutating func parseTypeDecl(kind: SwiftDeclKind, scope: [String]) throws(SwiftSyntaxError) {
+        let line = t[p].line
+        p += 1
+        var written: [String] = []
+        while p < t.count, t[p].kind == .identifier {
+            written.append(t[p].text)
+            p += 1
+            if isPunct("."), p + 1 < t.count, t[p + 1].kind == .identifier { p += 1 } else { break }
+        }
+        guard !written.isEmpty else {
+            throw SwiftSyntaxError(line: line, message: "'\(kind.rawValue)' without a type name")
+        }
+        var isGeneric = false
+        if isPunct("<") {
+            isGeneric = kind != .extension
+            try skipAngles()
+        }
+        var inherited: [SwiftTypeSyntax] = []
+        if isPunct(":") {
+            p += 1
+            while p < t.count {
+                if let (type, _) = try parseType() { inherited.append(type) } else { p += 1 }
+                if isPunct(",") { p += 1; continue }
+                break
+            }
+        }
+        // `where` clause or anything else up to the body.
+        while p < t.count, !isPunct("{") {
+            if isPunct("}") || isPunct(";") {
+                throw SwiftSyntaxError(line: line, message: "\(kind.rawValue) '\(written.joined(separator: "."))' has no body '{'")
+            }
+            if isPunct("(") || isPunct("[") { try skipBalanced() } else { p += 1 }
+        }
+        guard p < t.count else {
+            throw SwiftSyntaxError(line: line, message: "\(kind.rawValue) '\(written.joined(separator: "."))' has no body '{'")
+        }
+        let path = kind == .extension ? written : scope + written
+        let index = out.types.count
+        out.types.append(SwiftTypeDecl(kind: kind, path: path, file: file, line: line, inherited: inherited,
+                                       isGeneric: isGeneric))
+        let openLine = t[p].line
+        p += 1
+        try parseBody(scope: path, typeIndex: index, closeLine: openLine)
+    }
+
+    /// At `<`: skips to the matching `>`.
+    private mutating func skipAngles() throws(SwiftSyntaxError) {
+        var depth = 0
+        repeat {
+            if isPunct("<") { depth += 1; p += 1 }
+            else if isPunct(">") { depth -= 1; p += 1 }
+            else if isPunct("(") || isPunct("[") { try skipBalanced() }
+            else if isPunct("{") || isPunct("}") { return }
+            else { p += 1 }
+        } while depth > 0 && p < t.count
+    }
+
+    // MARK: type syntax
+
+    private static let typeSpecifiers: Set<String> = ["inout", "borrowing", "consuming", "sending", "__owned", "__shared"]
+
+    /// Parses a type at the cursor; nil (cursor unmoved) when no type starts here.
+    private mutating func parseType() throws(SwiftSyntaxError) -> (SwiftTypeSyntax, String)? {
+        let start = p
+        while p < t.count {
+            if t[p].kind == .attribute {
+                p += 1
+                if isPunct("("), !t[p].spaceBefore { try skipBalanced() }
+            } else if t[p].kind == .identifier, Self.typeSpecifiers.contains(t[p].text) {
+                p += 1
+            } else { break }
+        }
+        guard p < t.count else { p = start; return nil }
+        var type: SwiftTypeSyntax
+        let tok = t[p]
+        var opaque = false
+        if tok.kind == .identifier && (tok.text == "some" || tok.text == "any"),
+           p + 1 < t.count, t[p + 1].kind == .identifier || (t[p + 1].kind == .punct && t[p + 1].char == 0x28) {
+            p += 1
+            opaque = true
+        }
+        if isPunct("[") {
+            p += 1
+            guard let (key, _) = try parseType() else { p = start; return nil }
+            if isPunct(":") {
+                p += 1
+                guard let (value, _) = try parseType() else { p = start; return nil }
+                type = .dictionary(key, value)
+            } else {
+                type = .array(key)
+            }
+            guard isPunct("]") else { p = start; return nil }
+            p += 1
+        } else if isPunct("(") {
+            try skipBalanced()
+            type = .other("")
+        } else if t[p].kind == .identifier {
+            var components: [SwiftTypeSyntax.Component] = []
+            var metatype = false
+            while p < t.count, t[p].kind == .identifier {
+                var component = SwiftTypeSyntax.Component(name: t[p].text, arguments: [])
+                if !components.isEmpty && (component.name == "Type" || component.name == "Protocol") { metatype = true }
+                p += 1
+                if isPunct("<"), !t[p].spaceBefore {
+                    p += 1
+                    while p < t.count, !isPunct(">") {
+                        if let (arg, _) = try parseType() { component.arguments.append(arg) } else { p += 1 }
+                        if isPunct(",") { p += 1 }
+                    }
+                    p += 1
+                }
+                components.append(component)
+                if isPunct("."), !t[p].spaceBefore, p + 1 < t.count, t[p + 1].kind == .identifier { p += 1 } else { break }
+            }
+            type = metatype ? .other("") : .named(components)
+        } else if tok.kind == .op, bytes[tok.start] == 0x7E {  // ~Copyable
+            p += 1
+            _ = try parseType()
+            type = .other("")
+        } else {
+            p = start
+            return nil
+        }
+        // Suffixes.
+        while p < t.count {
+            if (isPunct("?") || isPunct("!")) && !t[p].spaceBefore {
+                p += 1
+                type = .optional(type)
+            } else if isPunct("."), p + 2 < t.count, isPunct(".", at: p + 1), isPunct(".", at: p + 2) {
+                p += 3  // variadic
+            } else if isPunct("&") {
+                p += 1
+                _ = try parseType()
+                type = .other("")
+            } else if t[p].kind == .arrow || isIdent("throws") || isIdent("async") {
+                p += 1
+                if t[p - 1].kind == .arrow { _ = try parseType() }
+                type = .other("")
+            } else {
+                break
+            }
+        }
+        let text = source(start, p)
+        if opaque { type = .other(text) }
+        if case .other = type { type = .other(text) }
+        return (type, text)
+    }
+
+    // MARK: variables
+
+    private mutating func parseVariable(isLet: Bool, isStatic: Bool, isLazy: Bool, wrapper: String?,
+                                        conditional: Bool, typeIndex: Int?) throws(SwiftSyntaxError) {
+        p += 1
+        var bindings: [SwiftPropertyDecl] = []
+        while p < t.count {
+            let line = t[p].line
+            var name: String?
+            if t[p].kind == .identifier {
+                name = t[p].text
+                p += 1
+            } else if isPunct("(") {
+                try skipBalanced()  // tuple pattern: not modelled
+            } else {
+                break
+            }
+            var type: SwiftTypeSyntax?
+            var typeText = ""
+            if isPunct(":") {
+                p += 1
+                if let (ty, text) = try parseType() { type = ty; typeText = text }
+            }
+            var hasInitializer = false
+            if isPunct("=") {
+                p += 1
+                hasInitializer = true
+                let exprStart = p
+                try skipExpression()
+                if type == nil, let (ty, text) = inferType(exprStart, p) { type = ty; typeText = text }
+            }
+            var isComputed = false
+            if isPunct("{") {
+                isComputed = !beginsObserverBlock(p)
+                try skipBalanced()
+            }
+            if let name {
+                bindings.append(SwiftPropertyDecl(
+                    name: name, isLet: isLet, isStatic: isStatic, isLazy: isLazy, hasInitializer: hasInitializer,
+                    isComputed: isComputed, type: type, typeText: typeText, wrapper: wrapper,
+                    isConditional: conditional, line: line))
+            }
+            if isPunct(",") { p += 1; continue }
+            break
+        }
+        // `var a, b: Int`: a binding without type or value takes the type of the next one that has one.
+        var nextType: (SwiftTypeSyntax, String)?
+        for k in bindings.indices.reversed() {
+            if let ty = bindings[k].type { nextType = (ty, bindings[k].typeText) }
+            else if !bindings[k].hasInitializer, let (ty, text) = nextType {
+                bindings[k].type = ty
+                bindings[k].typeText = text
+            }
+        }
+        if let idx = typeIndex { out.types[idx].properties += bindings }
+    }
+
+    /// `{` at `k` starts a `willSet`/`didSet` block (the property stays stored).
+    private func beginsObserverBlock(_ k: Int) -> Bool {
+        var j = k + 1
+        while j < t.count, t[j].kind == .attribute { j += 1 }
+        return isIdent("willSet", at: j) || isIdent("didSet", at: j)
+    }
+
+    /// Skips an initializer expression up to `,` `;` `}` at depth 0, a `{ willSet/didSet }` block, or a line
+    /// break that starts a new declaration.
+    private mutating func skipExpression() throws(SwiftSyntaxError) {
+        let start = p
+        while p < t.count {
+            let tok = t[p]
+            if tok.kind == .punct {
+                switch tok.char {
+                case 0x2C, 0x3B, 0x7D, 0x29, 0x5D: return
+                case 0x7B:
+                    if beginsObserverBlock(p) { return }
+                    if tok.newlineBefore, p > start, !continuesExpression(before: p) { return }
+                    try skipBalanced()
+                    continue
+                default: break
+                }
+            }
+            if tok.newlineBefore, p > start, !continuesExpression(before: p) { return }
+            if tok.kind == .punct && (tok.char == 0x28 || tok.char == 0x5B) { try skipBalanced() } else { p += 1 }
+        }
+    }
+
+    /// Whether the token at `k` (first on its line) continues the expression of the previous line.
+    private func continuesExpression(before k: Int) -> Bool {
+        let tok = t[k]
+        if tok.kind == .op || tok.kind == .arrow { return true }
+        if tok.kind == .punct, ".?:&<>=".utf8.contains(tok.char) { return true }
+        let prev = t[k - 1]
+        if prev.kind == .op || prev.kind == .arrow { return true }
+        if prev.kind == .punct, ".?:&<>=(,[".utf8.contains(prev.char) { return true }
+        if prev.kind == .identifier && ["try", "await", "in", "return", "else", "as", "is"].contains(prev.text) {
+            return true
+        }
+        if tok.kind == .identifier && ["as", "is", "else"].contains(tok.text) { return true }
+        return false
+    }
+
+    /// The type of a simple initializer: literals, `T(…)`, `T.init(…)`, `T(…)!`, `T.member`.
+    private func inferType(_ from: Int, _ to: Int) -> (SwiftTypeSyntax, String)? {
+        var k = from
+        guard k < to else { return nil }
+        if to - from == 2, t[k].kind == .op, bytes[t[k].start] == 0x2D, t[k + 1].kind == .number { k += 1 }
+        if to - k == 1 {
+            let tok = t[k]
+            switch tok.kind {
+            case .number:
+                let s = tok.text.lowercased()
+                let isHex = s.hasPrefix("0x")
+                let floating = s.contains(".") || (!isHex && s.contains("e")) || (isHex && s.contains("p"))
+                let name = floating ? "Double" : "Int"
+                return (.named([.init(name: name, arguments: [])]), name)
+            case .string:
+                return (.named([.init(name: "String", arguments: [])]), "String")
+            case .identifier where tok.text == "true" || tok.text == "false":
+                return (.named([.init(name: "Bool", arguments: [])]), "Bool")
+            default:
+                return nil
+            }
+        }
+        // Dotted path of identifiers, optionally called, optionally force-unwrapped.
+        var names: [String] = []
+        while k < to, t[k].kind == .identifier {
+            names.append(t[k].text)
+            k += 1
+            if k < to, isPunct(".", at: k) { k += 1 } else { break }
+        }
+        var called = false
+        if k < to, isPunct("(", at: k) {
+            var depth = 0
+            repeat {
+                if isPunct("(", at: k) { depth += 1 } else if isPunct(")", at: k) { depth -= 1 }
+                k += 1
+            } while depth > 0 && k < to
+            called = true
+        }
+        if k < to, isPunct("!", at: k) { k += 1 }
+        guard k == to, !names.isEmpty else { return nil }
+        if names.last == "init" { names.removeLast() }
+        else if !called, names.count > 1, let last = names.last, let f = last.first, f.isLowercase { names.removeLast() }
+        guard !names.isEmpty, names.allSatisfy({ $0.first?.isUppercase == true }) else { return nil }
+        return (.named(names.map { .init(name: $0, arguments: []) }), names.joined(separator: "."))
+    }
+
+    // MARK: enum cases, typealiases, initializers
+
+    private mutating func parseEnumCase(conditional: Bool, typeIndex: Int) throws(SwiftSyntaxError) {
+        p += 1
+        while p < t.count, t[p].kind == .identifier {
+            let line = t[p].line
+            var decl = SwiftEnumCaseDecl(name: t[p].text, raw: nil, associated: nil, isConditional: conditional, line: line)
+            p += 1
+            if isPunct("(") {
+                let open = p
+                p += 1
+                var values: [(label: String?, type: SwiftTypeSyntax, text: String)] = []
+                while p < t.count, !isPunct(")") {
+                    var label: String?
+                    if t[p].kind == .identifier, isPunct(":", at: p + 1) {
+                        label = t[p].text == "_" ? nil : t[p].text
+                        p += 2
+                    } else if t[p].kind == .identifier, p + 2 < t.count, t[p + 1].kind == .identifier, isPunct(":", at: p + 2) {
+                        label = t[p].text == "_" ? nil : t[p].text
+                        p += 3
+                    }
+                    if let (ty, text) = try parseType() {
+                        values.append((label, ty, text))
+                    }
+                    // default value or anything unexpected: skip to `,` or `)`
+                    while p < t.count, !isPunct(","), !isPunct(")") {
+                        if isPunct("(") || isPunct("[") || isPunct("{") { try skipBalanced() }
+                        else if isPunct("}") { throw SwiftSyntaxError(line: t[open].line, message: "unbalanced '(' in enum case") }
+                        else { p += 1 }
+                    }
+                    if isPunct(",") { p += 1 }
+                }
+                p += 1
+                decl.associated = values
+            }
+            if isPunct("=") {
+                p += 1
+                var negative = false
+                if p < t.count, t[p].kind == .op, bytes[t[p].start] == 0x2D { negative = true; p += 1 }
+                if p < t.count {
+                    let tok = t[p]
+                    if tok.kind == .number {
+                        let digits = tok.text.replacingOccurrences(of: "_", with: "")
+                        let isFloat = digits.contains(".") || (!digits.lowercased().hasPrefix("0x") && digits.lowercased().contains("e"))
+                        let text = (negative ? "-" : "") + digits
+                        decl.raw = isFloat ? .floating(text) : .integer(text)
+                    } else if tok.kind == .string {
+                        decl.raw = .string(stringLiteralValue(tok))
+                    }
+                    p += 1
+                }
+            }
+            out.types[typeIndex].cases.append(decl)
+            if isPunct(",") { p += 1; continue }
+            break
+        }
+    }
+
+    /// The value of a simple (non-interpolated) string literal token.
+    private func stringLiteralValue(_ tok: SwiftToken) -> String {
+        var s = tok.start
+        var e = tok.end
+        var pounds = 0
+        while s < e, bytes[s] == 0x23 { s += 1; e -= 1; pounds += 1 }
+        let quotes = (e - s >= 6 && bytes[s + 1] == 0x22 && bytes[s + 2] == 0x22) ? 3 : 1
+        s += quotes
+        e -= quotes
+        guard s <= e else { return "" }
+        var raw = Array(bytes[s..<e])
+        if quotes == 3 {  // drop the line break after the opening and before the closing delimiter
+            if raw.first == 0x0A { raw.removeFirst() }
+            if let nl = raw.lastIndex(of: 0x0A) { raw.removeSubrange(nl...) }
+        }
+        guard pounds == 0 else { return String(decoding: raw, as: UTF8.self) }
+        var result: [UInt8] = []
+        var i = 0
+        while i < raw.count {
+            if raw[i] == 0x5C, i + 1 < raw.count {
+                let c = raw[i + 1]
+                i += 2
+                switch c {
+                case 0x6E: result.append(0x0A)
+                case 0x74: result.append(0x09)
+                case 0x72: result.append(0x0D)
+                case 0x30: result.append(0x00)
+                case 0x75:  // \u{…}
+                    if i < raw.count, raw[i] == 0x7B, let close = raw[i...].firstIndex(of: 0x7D),
+                       let v = UInt32(String(decoding: raw[(i + 1)..<close], as: UTF8.self), radix: 16),
+                       let scalar = Unicode.Scalar(v) {
+                        result += Array(String(Character(scalar)).utf8)
+                        i = close + 1
+                    }
+                default: result.append(c)
+                }
+            } else {
+                result.append(raw[i])
+                i += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private mutating func parseTypealias(scope: [String]) throws(SwiftSyntaxError) {
+        let line = t[p].line
+        p += 1
+        guard p < t.count, t[p].kind == .identifier else { return }
+        let name = t[p].text
+        p += 1
+        var isGeneric = false
+        if isPunct("<") { isGeneric = true; try skipAngles() }
+        guard isPunct("=") else { return }
+        p += 1
+        if let (type, _) = try parseType() {
+            out.typealiases.append(SwiftTypealiasDecl(path: scope + [name], target: type, isGeneric: isGeneric,
+                                                      file: file, line: line))
+        }
+    }
+
+    private mutating func parseInit(typeIndex: Int?) throws(SwiftSyntaxError) {
+        var k = p + 1
+        while k < t.count, isPunct("?", at: k) || isPunct("!", at: k) { k += 1 }
+        if isPunct("(", at: k), isIdent("from", at: k + 1) {
+            // `init(from decoder: Decoder)` or `init(from: Decoder)`
+            var j = k + 2
+            if t.indices.contains(j), t[j].kind == .identifier { j += 1 }
+            if isPunct(":", at: j) {
+                var m = j + 1
+                while m < t.count, !isPunct(")", at: m), !isPunct(",", at: m) {
+                    if t[m].kind == .identifier, t[m].text == "Decoder" { if let idx = typeIndex { out.types[idx].hasDecoderInit = true } }
+                    m += 1
+                }
+            }
+        }
+        try skipFunctionLike()
+    }
+}

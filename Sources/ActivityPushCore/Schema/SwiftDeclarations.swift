@@ -1,0 +1,92 @@
+/// A type as written in Swift source (`[String: Int]?`, `Foo.Bar<Baz>`), before resolution.
+indirect enum SwiftTypeSyntax: Sendable, Equatable {
+    struct Component: Sendable, Equatable {
+        var name: String
+        var arguments: [SwiftTypeSyntax]
+    }
+    /// `A.B<C>`: one or more dotted components, each with optional generic arguments.
+    case named([Component])
+    /// `T?` or `T!`.
+    case optional(SwiftTypeSyntax)
+    /// `[T]`.
+    case array(SwiftTypeSyntax)
+    /// `[K: V]`.
+    case dictionary(SwiftTypeSyntax, SwiftTypeSyntax)
+    /// Anything that cannot be decoded by synthesized `Decodable` as written (tuple, function, `some P`,
+    /// `any P`, composition, metatype): the text for messages.
+    case other(String)
+}
+
+/// The kind of a type declaration.
+enum SwiftDeclKind: String, Sendable {
+    case `struct`, `class`, `enum`, actor, `protocol`, `extension`
+}
+
+/// One `var`/`let` binding declared in a type body.
+struct SwiftPropertyDecl: Sendable {
+    var name: String
+    var isLet: Bool
+    var isStatic: Bool
+    var isLazy: Bool
+    /// `= value` was written.
+    var hasInitializer: Bool
+    /// `{ get … }` or a getter body: not stored. (`willSet`/`didSet` alone keep it stored.)
+    var isComputed: Bool
+    /// The type annotation, or one inferred from a simple initializer (`= 0`, `= UUID()`).
+    var type: SwiftTypeSyntax?
+    /// The type as written (or inferred), for messages.
+    var typeText: String
+    /// A custom attribute that is likely a property wrapper (`@Clamped`), without the `@`.
+    var wrapper: String?
+    /// Declared inside `#if` / `#elseif` / `#else` within the type body.
+    var isConditional: Bool
+    var line: Int
+}
+
+/// One case of an enum (`case a = "x"`, `case b(Int, label: String)`).
+struct SwiftEnumCaseDecl: Sendable {
+    enum RawLiteral: Sendable, Equatable {
+        case string(String)
+        case integer(String)   // digits, with a leading `-` when negative
+        case floating(String)
+    }
+    var name: String
+    var raw: RawLiteral?
+    /// nil when the case has no parentheses; otherwise each associated value's label (nil = unlabeled).
+    var associated: [(label: String?, type: SwiftTypeSyntax, text: String)]?
+    var isConditional: Bool
+    var line: Int
+}
+
+/// A struct, class, enum, actor, protocol or extension, with the members schema reading needs.
+struct SwiftTypeDecl: Sendable {
+    var kind: SwiftDeclKind
+    /// Qualified path: `["Outer", "Inner"]`; for an extension, the extended type's written path.
+    var path: [String]
+    var file: String
+    var line: Int
+    var inherited: [SwiftTypeSyntax]
+    /// The type declares generic parameters (`struct Box<T>`).
+    var isGeneric: Bool
+    var properties: [SwiftPropertyDecl] = []
+    var cases: [SwiftEnumCaseDecl] = []
+    /// `init(from decoder: Decoder)` is declared here (custom decoding).
+    var hasDecoderInit = false
+    var name: String { path.last ?? "" }
+    var qualifiedName: String { path.joined(separator: ".") }
+}
+
+/// `typealias Name = Type` at some scope.
+struct SwiftTypealiasDecl: Sendable {
+    var path: [String]
+    var target: SwiftTypeSyntax
+    var isGeneric: Bool
+    var file: String
+    var line: Int
+}
+
+/// Everything read from one or more files.
+struct SwiftDeclarations: Sendable {
+    var types: [SwiftTypeDecl] = []
+    var typealiases: [SwiftTypealiasDecl] = []
+}

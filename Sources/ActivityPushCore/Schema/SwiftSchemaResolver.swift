@@ -1,0 +1,422 @@
+/// Resolves parsed declarations into the `ValueShape`s synthesized `Decodable` expects, following Swift's
+/// name lookup (nested scopes outward, then top level), extensions, typealiases and `CodingKeys`.
+/// Anything it cannot model exactly becomes `.unresolved` with a reason; nothing is guessed.
+struct SwiftSchemaResolver {
+    private enum Entity {
+        case type(Int)
+        case alias(Int)
+    }
+
+    private let decls: SwiftDeclarations
+    /// Qualified path → index of the primary (non-extension) declaration; the first one wins.
+    private var types: [String: Int] = [:]
+    private var extensions: [String: [Int]] = [:]
+    private var aliases: [String: Int] = [:]
+    private var memo: [String: ValueShape] = [:]
+    private var resolving: Set<String> = []
+
+    init(_ decls: SwiftDeclarations) {
+        self.decls = decls
+        for (i, d) in decls.types.enumerated() {
+            let key = d.qualifiedName
+            if d.kind == .extension {
+                extensions[key, default: []].append(i)
+            } else if types[key] == nil {
+                types[key] = i
+            }
+        }
+        for (i, a) in decls.typealiases.enumerated() where aliases[a.path.joined(separator: ".")] == nil {
+            aliases[a.path.joined(separator: ".")] = i
+        }
+        // Extensions may name a typealias (`extension Alias { … }`): file them under the real type too.
+        for (key, list) in extensions where types[key] == nil {
+            if let path = canonicalPath(key.split(separator: ".").map(String.init), scope: []), path != key {
+                extensions[path, default: []] += list
+            }
+        }
+    }
+
+    // MARK: ActivityAttributes types
+
+    /// Every type conforming to `ActivityAttributes` (directly, via an extension, or via a protocol in the
+    /// files that refines it), in declaration order.
+    mutating func activityAttributesTypes() -> [ActivityAttributesType] {
+        var protocols: Set<String> = ["ActivityAttributes"]
+        var changed = true
+        while changed {  // protocols that refine ActivityAttributes, transitively
+            changed = false
+            for d in decls.types where d.kind == .protocol && !protocols.contains(d.name) {
+                if d.inherited.contains(where: { conformsName($0, protocols) }) {
+                    protocols.insert(d.name)
+                    changed = true
+                }
+            }
+        }
+        var seen: Set<String> = []
+        var found: [(order: Int, path: String)] = []
+        for (i, d) in decls.types.enumerated() where d.kind != .protocol {
+            guard d.inherited.contains(where: { conformsName($0, protocols) }) else { continue }
+            var key = d.qualifiedName
+            if d.kind == .extension, types[key] == nil,
+               let path = canonicalPath(d.path, scope: []) { key = path }
+            guard seen.insert(key).inserted else { continue }
+            found.append((types[key] ?? i, key))
+        }
+        found.sort { $0.order < $1.order }
+        return found.map { activityType(path: $0.path, fallback: $0.order) }
+    }
+
+    private func conformsName(_ type: SwiftTypeSyntax, _ protocols: Set<String>) -> Bool {
+        guard case .named(let components) = type, let last = components.last else { return false }
+        if components.count > 2 || (components.count == 2 && components[0].name != "ActivityKit") { return false }
+        return protocols.contains(last.name)
+    }
+
+    private mutating func activityType(path key: String, fallback: Int) -> ActivityAttributesType {
+        let components = key.split(separator: ".").map(String.init)
+        let name = components.last ?? key
+        guard let index = types[key] else {
+            let d = decls.types[fallback]
+            let reason = "\(name) is extended here but declared in none of the files read; pass the file that declares it"
+            return ActivityAttributesType(
+                name: name, location: SwiftSourceLocation(file: d.file, line: d.line),
+                attributes: .unresolved(typeName: name, reason: reason),
+                contentState: .unresolved(typeName: name + ".ContentState", reason: reason))
+        }
+        let decl = decls.types[index]
+        let attributes = shape(ofEntity: .type(index))
+        let contentState: ValueShape
+        if let entity = member("ContentState", of: components) {
+            contentState = shape(ofEntity: entity)
+        } else {
+            contentState = .unresolved(
+                typeName: name + ".ContentState",
+                reason: "no ContentState is declared in \(name) or its extensions in the files read; pass the file that declares it")
+        }
+        return ActivityAttributesType(name: name, location: SwiftSourceLocation(file: decl.file, line: decl.line),
+                                      attributes: attributes, contentState: contentState)
+    }
+
+    // MARK: lookup
+
+    private func entity(at path: [String]) -> Entity? {
+        let key = path.joined(separator: ".")
+        if let i = types[key] { return .type(i) }
+        if let i = aliases[key] { return .alias(i) }
+        return nil
+    }
+
+    /// A member type `name` of the type at `path` (declared in it or in an extension of it).
+    private func member(_ name: String, of path: [String]) -> Entity? {
+        entity(at: path + [name])
+    }
+
+    /// Resolves `A.B.C` written inside `scope` to a declared entity: the first component by lookup from the
+    /// innermost scope outward, the rest as members.
+    private func lookup(_ names: [String], scope: [String]) -> Entity? {
+        guard let first = names.first else { return nil }
+        var base: [String]?
+        for depth in stride(from: scope.count, through: 0, by: -1) {
+            let candidate = Array(scope[0..<depth]) + [first]
+            if entity(at: candidate) != nil { base = candidate; break }
+        }
+        guard var path = base else { return nil }
+        for name in names.dropFirst() {
+            if case .alias(let a)? = entity(at: path) {  // member of an alias: go through to the real type
+                let alias = decls.typealiases[a]
+                guard case .named(let comps) = alias.target,
+                      let real = canonicalPath(comps.map(\.name), scope: Array(alias.path.dropLast())) else { return nil }
+                path = real.split(separator: ".").map(String.init)
+            }
+            path.append(name)
+            if entity(at: path) == nil { return nil }
+        }
+        return entity(at: path)
+    }
+
+    /// The qualified path of the declared type that `names` denotes from `scope` (through typealiases).
+    private func canonicalPath(_ names: [String], scope: [String], depth: Int = 0) -> String? {
+        guard depth < 16, let e = lookup(names, scope: scope) else { return nil }
+        switch e {
+        case .type(let i):
+            return decls.types[i].qualifiedName
+        case .alias(let a):
+            let alias = decls.typealiases[a]
+            guard case .named(let comps) = alias.target else { return nil }
+            return canonicalPath(comps.map(\.name), scope: Array(alias.path.dropLast()), depth: depth + 1)
+        }
+    }
+
+    // MARK: shapes
+
+    private static let floatingNames: Set<String> = [
+        "Double", "Float", "Float16", "Float32", "Float64", "Float80", "CGFloat", "TimeInterval", "Decimal",
+        "CFTimeInterval",
+    ]
+    private static let moduleNames: Set<String> = ["Swift", "Foundation", "CoreGraphics", "CoreFoundation"]
+
+    /// The shape of a type written inside the declaration at `scope`.
+    mutating func shape(of syntax: SwiftTypeSyntax, scope: [String]) -> ValueShape {
+        switch syntax {
+        case .optional(let inner):
+            return .optional(shape(of: inner, scope: scope))
+        case .array(let element):
+            return .array(shape(of: element, scope: scope))
+        case .dictionary(let key, let value):
+            return dictionaryShape(key: key, value: value, scope: scope)
+        case .other(let text):
+            return .unresolved(typeName: text, reason: "\(text) is not decodable as written (tuple, function or existential type)")
+        case .named(let components):
+            let names = components.map(\.name)
+            if let e = lookup(names, scope: scope) {
+                if components.contains(where: { !$0.arguments.isEmpty }) {
+                    return .unresolved(typeName: Self.describe(syntax), reason: "generic types are not modelled")
+                }
+                return shape(ofEntity: e)
+            }
+            return builtinShape(components, syntax: syntax, scope: scope)
+        }
+    }
+
+    private mutating func builtinShape(_ components: [SwiftTypeSyntax.Component], syntax: SwiftTypeSyntax,
+                                       scope: [String]) -> ValueShape {
+        var comps = components
+        if comps.count == 2, Self.moduleNames.contains(comps[0].name) { comps.removeFirst() }
+        let text = Self.describe(syntax)
+        guard comps.count == 1 else {
+            return .unresolved(typeName: text, reason: "\(text) is declared in none of the files read (another module?); pass the file that declares it")
+        }
+        let c = comps[0]
+        let args = c.arguments
+        switch (c.name, args.count) {
+        case ("Optional", 1): return .optional(shape(of: args[0], scope: scope))
+        case ("Array", 1), ("ContiguousArray", 1): return .array(shape(of: args[0], scope: scope))
+        case ("Set", 1): return .set(shape(of: args[0], scope: scope))
+        case ("Dictionary", 2): return dictionaryShape(key: args[0], value: args[1], scope: scope)
+        case (_, 0): break
+        default: return .unresolved(typeName: text, reason: "generic types are not modelled")
+        }
+        switch c.name {
+        case "Bool": return .bool
+        case "String", "Substring": return .string
+        case "Character": return .character
+        case "Date": return .date
+        case "URL": return .url
+        case "UUID": return .uuid
+        case "Data": return .data
+        default: break
+        }
+        if let kind = IntegerKind.all[c.name] { return .integer(kind) }
+        if Self.floatingNames.contains(c.name) { return .floating(name: c.name) }
+        return .unresolved(typeName: text, reason: "\(text) is declared in none of the files read (another module?); pass the file that declares it")
+    }
+
+    private mutating func dictionaryShape(key: SwiftTypeSyntax, value: SwiftTypeSyntax, scope: [String]) -> ValueShape {
+        let keyShape = shape(of: key, scope: scope)
+        var keyedByObject = false
+        switch keyShape {
+        case .string, .integer: keyedByObject = true
+        case .enumeration:
+            // Enums are object keys only when they adopt CodingKeyRepresentable; else a flat array.
+            if case .named(let comps) = key, let path = canonicalPath(comps.map(\.name), scope: scope),
+               let i = types[path] {
+                let inherits = decls.types[i].inherited + (extensions[path] ?? []).flatMap { decls.types[$0].inherited }
+                keyedByObject = inherits.contains { Self.describe($0).hasSuffix("CodingKeyRepresentable") }
+            }
+        default: break
+        }
+        let text = "[\(Self.describe(key)): \(Self.describe(value))]"
+        guard keyedByObject else {
+            return .unresolved(typeName: text, reason: "a dictionary keyed by \(Self.describe(key)) decodes from a flat array [key, value, …], which is not modelled")
+        }
+        return .dictionary(key: keyShape, value: shape(of: value, scope: scope))
+    }
+
+    private mutating func shape(ofEntity e: Entity) -> ValueShape {
+        switch e {
+        case .alias(let a):
+            let alias = decls.typealiases[a]
+            let key = "typealias " + alias.path.joined(separator: ".")
+            let name = alias.path.joined(separator: ".")
+            if alias.isGeneric { return .unresolved(typeName: name, reason: "generic typealias is not modelled") }
+            if resolving.contains(key) { return .unresolved(typeName: name, reason: "typealias refers to itself") }
+            resolving.insert(key)
+            defer { resolving.remove(key) }
+            return shape(of: alias.target, scope: Array(alias.path.dropLast()))
+        case .type(let i):
+            let decl = decls.types[i]
+            let key = decl.qualifiedName
+            if let m = memo[key] { return m }
+            if resolving.contains(key) {
+                return .unresolved(typeName: key, reason: "\(key) contains itself (recursive type); not modelled")
+            }
+            resolving.insert(key)
+            let result = typeShape(decl)
+            resolving.remove(key)
+            memo[key] = result
+            return result
+        }
+    }
+
+    private mutating func typeShape(_ decl: SwiftTypeDecl) -> ValueShape {
+        let name = decl.qualifiedName
+        let exts = (extensions[name] ?? []).map { decls.types[$0] }
+        let location = SwiftSourceLocation(file: decl.file, line: decl.line)
+        if decl.isGeneric { return .unresolved(typeName: name, reason: "generic type \(name) is not modelled") }
+        if let custom = ([decl] + exts).first(where: \.hasDecoderInit) {
+            return .unresolved(typeName: name, reason: "\(name) has a custom init(from:) (\(custom.file):\(custom.line)); its decoding is not modelled")
+        }
+        switch decl.kind {
+        case .protocol:
+            return .unresolved(typeName: name, reason: "\(name) is a protocol; the concrete type is not known")
+        case .actor:
+            return .unresolved(typeName: name, reason: "\(name) is an actor; not modelled")
+        case .class:
+            if let first = decl.inherited.first, case .named(let comps) = first,
+               let path = canonicalPath(comps.map(\.name), scope: Array(decl.path.dropLast())),
+               let i = types[path], decls.types[i].kind == .class {
+                return .unresolved(typeName: name, reason: "\(name) subclasses \(path); inherited decoding is not modelled")
+            }
+            return structShape(decl, location: location, extensions: exts)
+        case .struct:
+            return structShape(decl, location: location, extensions: exts)
+        case .enum:
+            return enumShape(decl, location: location)
+        case .extension:
+            return .unresolved(typeName: name, reason: "not modelled")
+        }
+    }
+
+    /// The `CodingKeys` enum of the type at `path`: Swift name → JSON key. nil when there is none.
+    private enum CodingKeysLookup {
+        case none
+        case keys([String: String])
+        case unsupported(ValueShape)
+    }
+
+    private func codingKeys(of path: [String]) -> CodingKeysLookup {
+        guard let e = member("CodingKeys", of: path) else { return .none }
+        guard case .type(let i) = e, decls.types[i].kind == .enum else {
+            return .unsupported(.unresolved(typeName: path.joined(separator: "."),
+                                        reason: "CodingKeys is not an enum; custom coding keys are not modelled"))
+        }
+        let ck = decls.types[i]
+        let stringRaw = ck.inherited.contains { Self.describe($0) == "String" || Self.describe($0) == "Swift.String" }
+        var keys: [String: String] = [:]
+        for c in ck.cases {
+            if stringRaw, case .string(let s)? = c.raw { keys[c.name] = s } else { keys[c.name] = c.name }
+        }
+        return .keys(keys)
+    }
+
+    private mutating func structShape(_ decl: SwiftTypeDecl, location: SwiftSourceLocation,
+                                      extensions: [SwiftTypeDecl]) -> ValueShape {
+        var keys: [String: String]?
+        switch codingKeys(of: decl.path) {
+        case .unsupported(let unresolved): return unresolved
+        case .keys(let k): keys = k
+        case .none: keys = nil
+        }
+        var properties: [StoredProperty] = []
+        var conditional: [String] = []
+        for prop in decl.properties where !prop.isStatic && !prop.isComputed && !prop.isLazy {
+            if prop.isLet && prop.hasInitializer { continue }  // not decoded
+            var key = prop.name
+            if let keys {
+                guard let k = keys[prop.name] else { continue }  // left out of CodingKeys: not decoded
+                key = k
+            }
+            if prop.isConditional {
+                conditional.append(key)
+                continue
+            }
+            let shape: ValueShape
+            if let wrapper = prop.wrapper {
+                shape = .unresolved(typeName: "@\(wrapper) \(prop.typeText)",
+                                    reason: "property wrapper @\(wrapper): the wrapper's own Codable form is not modelled")
+            } else if let type = prop.type {
+                shape = self.shape(of: type, scope: decl.path)
+            } else {
+                shape = .unresolved(typeName: prop.name,
+                                    reason: "the type of '\(prop.name)' is not written and cannot be read from its initial value")
+            }
+            properties.append(StoredProperty(name: prop.name, key: key, shape: shape,
+                                             typeName: prop.typeText.isEmpty ? "?" : prop.typeText,
+                                             location: SwiftSourceLocation(file: decl.file, line: prop.line)))
+        }
+        return .object(StructShape(name: decl.qualifiedName, location: location, properties: properties,
+                                   conditionalKeys: conditional))
+    }
+
+    private mutating func enumShape(_ decl: SwiftTypeDecl, location: SwiftSourceLocation) -> ValueShape {
+        let name = decl.qualifiedName
+        var rawType: EnumShape.RawType?
+        if let first = decl.inherited.first {
+            switch shape(of: first, scope: Array(decl.path.dropLast())) {
+            case .string, .character: rawType = .string
+            case .integer(let kind): rawType = .integer(kind)
+            case .floating: rawType = .floating
+            default: rawType = nil
+            }
+        }
+        if rawType == nil, member("CodingKeys", of: decl.path) != nil {
+            return .unresolved(typeName: name, reason: "\(name) renames its cases with CodingKeys; not modelled")
+        }
+        var cases: [EnumShape.Case] = []
+        var next: Int64 = 0
+        var nextFloat: Double = 0
+        for c in decl.cases {
+            switch rawType {
+            case .string?:
+                if case .string(let s)? = c.raw { cases.append(.init(name: c.name, rawValue: s)) }
+                else { cases.append(.init(name: c.name, rawValue: c.name)) }
+            case .integer?:
+                if case .integer(let text)? = c.raw, let v = Self.integerValue(text) { next = v }
+                cases.append(.init(name: c.name, rawValue: String(next)))
+                next &+= 1
+            case .floating?:
+                if case .floating(let text)? = c.raw, let v = Double(text) { nextFloat = v }
+                else if case .integer(let text)? = c.raw, let v = Self.integerValue(text) { nextFloat = Double(v) }
+                let text: String
+                if let raw = c.raw, case .floating(let t) = raw { text = t }
+                else if nextFloat == nextFloat.rounded(), abs(nextFloat) < 1e15 { text = String(Int64(nextFloat)) }
+                else { text = String(nextFloat) }
+                cases.append(.init(name: c.name, rawValue: text))
+                nextFloat += 1
+            case nil:
+                var values: [(key: String, shape: ValueShape)] = []
+                for (k, v) in (c.associated ?? []).enumerated() {
+                    values.append((v.label ?? "_\(k)", shape(of: v.type, scope: decl.path)))
+                }
+                cases.append(.init(name: c.name, rawValue: nil, associatedValues: values))
+            }
+        }
+        return .enumeration(EnumShape(name: name, location: location, rawType: rawType, cases: cases))
+    }
+
+    private static func integerValue(_ text: String) -> Int64? {
+        var s = Substring(text)
+        let negative = s.hasPrefix("-")
+        if negative { s = s.dropFirst() }
+        var radix = 10
+        if s.hasPrefix("0x") { radix = 16; s = s.dropFirst(2) }
+        else if s.hasPrefix("0b") { radix = 2; s = s.dropFirst(2) }
+        else if s.hasPrefix("0o") { radix = 8; s = s.dropFirst(2) }
+        guard let v = Int64(s, radix: radix) else { return nil }
+        return negative ? -v : v
+    }
+
+    /// A type written back as Swift text.
+    static func describe(_ syntax: SwiftTypeSyntax) -> String {
+        switch syntax {
+        case .named(let comps):
+            return comps.map { c in
+                c.arguments.isEmpty ? c.name : c.name + "<" + c.arguments.map(describe).joined(separator: ", ") + ">"
+            }.joined(separator: ".")
+        case .optional(let inner): return describe(inner) + "?"
+        case .array(let e): return "[" + describe(e) + "]"
+        case .dictionary(let k, let v): return "[" + describe(k) + ": " + describe(v) + "]"
+        case .other(let text): return text
+        }
+    }
+}
