@@ -1,0 +1,148 @@
+import Foundation
+
+/// A log timestamp as the capture printed it, reduced to what can be compared: a calendar date when the
+/// format has one, the time of day in seconds, and the UTC offset when the format prints it.
+///
+/// Formats differ: `log` default/syslog/json print `2026-11-24 11:02:05.025401-0800`; compact prints
+/// `2026-11-26 07:05:47.880` (no zone); Console.app copy prints `10:15:31.351204-0800` (no date);
+/// idevicesyslog prints `Jun 21 13:15:14` (no year, no zone).
+public struct LogTimestamp: Sendable, Hashable {
+    /// Year, month, day when printed (`year` is nil for idevicesyslog's `Jun 21`).
+    public var year: Int?
+    public var month: Int?
+    public var day: Int?
+    /// Seconds since local midnight, with the printed fraction.
+    public var secondsOfDay: Double
+    /// Offset from UTC in seconds (`-0800` → -28800), when printed.
+    public var utcOffset: Int?
+
+    public init(year: Int?, month: Int?, day: Int?, secondsOfDay: Double, utcOffset: Int?) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.secondsOfDay = secondsOfDay
+        self.utcOffset = utcOffset
+    }
+
+    /// The UTC calendar date and time of an instant (UNIX seconds).
+    public init(unixSeconds: Double) {
+        let days = Int((unixSeconds / 86_400).rounded(.down))
+        let (y, m, d) = Self.civil(fromDays: days)
+        self.init(year: y, month: m, day: d, secondsOfDay: unixSeconds - Double(days) * 86_400, utcOffset: 0)
+    }
+
+    /// UNIX seconds when the date and the offset are both known (`offset` fills a missing offset).
+    public func unixSeconds(assumingOffset offset: Int? = nil, assumingDateOf fallback: Double? = nil) -> Double? {
+        guard let off = utcOffset ?? offset else { return nil }
+        var y = year, m = month, d = day
+        if y == nil || m == nil || d == nil, let fallback {
+            // Take the calendar date of the fallback instant in this offset.
+            let comps = Self.civil(fromDays: Int(((fallback + Double(off)) / 86_400).rounded(.down)))
+            if m == nil || d == nil { m = comps.1; d = comps.2 }
+            y = y ?? comps.0
+        }
+        guard let yy = y, let mm = m, let dd = d else { return nil }
+        let days = Self.days(fromCivil: yy, mm, dd)
+        return Double(days) * 86_400 + secondsOfDay - Double(off)
+    }
+
+    /// Parses the timestamp forms the supported formats print, and the forms `--since` accepts:
+    /// `YYYY-MM-DD HH:MM:SS[.fff][±hhmm|Z]`, `YYYY-MM-DDTHH:MM:SS…` (ISO 8601), `HH:MM:SS[.fff][±hhmm]`,
+    /// `Mon DD HH:MM:SS`. Returns nil for anything else.
+    public static func parse(_ text: String) -> LogTimestamp? {
+        let s = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        var i = 0
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= s.count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let c = s[i + k]
+                guard c >= 48, c <= 57 else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
+            i += n
+            return v
+        }
+        func eat(_ c: UInt8) -> Bool {
+            if i < s.count, s[i] == c { i += 1; return true }
+            return false
+        }
+        var year: Int?, month: Int?, day: Int?
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        if s.count >= 4, let mi = months.firstIndex(where: { Array($0.utf8) == Array(s[0..<3]) }), s[3] == 32 {
+            month = mi + 1
+            i = 4
+            while i < s.count, s[i] == 32 { i += 1 }
+            var d = 0, n = 0
+            while i < s.count, s[i] >= 48, s[i] <= 57 { d = d * 10 + Int(s[i] - 48); i += 1; n += 1 }
+            guard n > 0, eat(32) else { return nil }
+            day = d
+        } else if s.count >= 10, s[4] == 45 /* - */ {
+            guard let y = digits(4), eat(45), let m = digits(2), eat(45), let d = digits(2) else { return nil }
+            year = y; month = m; day = d
+            guard eat(32) || eat(84) /* T */ else { return nil }
+            while eat(32) {}
+        }
+        guard let hh = digits(2), eat(58), let mm = digits(2), eat(58), let ss = digits(2) else { return nil }
+        var seconds = Double(hh * 3600 + mm * 60 + ss)
+        if eat(46) || eat(44) {
+            var scale = 0.1
+            while i < s.count, s[i] >= 48, s[i] <= 57 {
+                seconds += Double(s[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+        }
+        var offset: Int?
+        while eat(32) {}
+        if i < s.count {
+            if s[i] == 90 /* Z */ {
+                offset = 0
+                i += 1
+            } else if s[i] == 43 || s[i] == 45 {
+                let sign = s[i] == 45 ? -1 : 1
+                i += 1
+                guard let oh = digits(2) else { return nil }
+                _ = eat(58)
+                let om = digits(2) ?? 0
+                offset = sign * (oh * 3600 + om * 60)
+            }
+        }
+        guard i == s.count else { return nil }
+        return LogTimestamp(year: year, month: month, day: day, secondsOfDay: seconds, utcOffset: offset)
+    }
+
+    /// True when `self` is not earlier than `other`. Compares instants when both can be placed on the UTC
+    /// line, else calendar date + time of day as printed (wall clock), else the time of day alone.
+    public func isAtOrAfter(_ other: LogTimestamp) -> Bool {
+        if let a = unixSeconds(assumingOffset: other.utcOffset), let b = other.unixSeconds(assumingOffset: utcOffset) {
+            return a >= b
+        }
+        if let m = month, let d = day, let om = other.month, let od = other.day {
+            if (m, d) != (om, od) { return (m, d) > (om, od) }
+        }
+        return secondsOfDay >= other.secondsOfDay
+    }
+
+    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian).
+    static func days(fromCivil y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp + (mp < 10 ? 3 : -9)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

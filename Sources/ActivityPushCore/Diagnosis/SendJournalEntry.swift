@@ -1,0 +1,192 @@
+import Foundation
+
+/// One line of a send journal: one push handed to APNs (or the mock). The client, the queue and the mock
+/// APNs server write one JSON object per line (NDJSON, UTF-8); `activity-push logs --journal FILE` reads it to
+/// pair each device rejection with the push sent just before it.
+///
+/// Line format (keys; every key but `time` optional):
+/// ```
+/// {"time": "2026-11-24T19:02:04.981Z" | 1795633324.981,   // ISO 8601 (any offset) or UNIX seconds
+///  "token": "80a1f2c3",            // device token or its redacted prefix (hex; "…"/"*" padding ignored)
+///  "bundle": "com.example.kora",   // bundle id; or "topic": "com.example.kora.push-type.liveactivity"
+///  "apns-id": "…", "status": 200, "reason": "BadDeviceToken",   // APNs answer when known
+///  "event": "start",                // aps.event as sent
+///  "headers": {"apns-push-type": "liveactivity", …},
+///  "body": "{\"aps\":{…}}",        // the exact body bytes as a JSON string — or "payload": {…} as an object
+///  "source": "retry-queue"}          // which part of the server sent it
+/// ```
+/// Writers should prefer `body` (exact bytes, so the validator's line:column refer to what was sent).
+public struct SendJournalEntry: Sendable, Hashable, Codable {
+    /// When the push was sent, UNIX seconds.
+    public var time: Double
+    /// UTC offset (seconds) of an ISO 8601 `time`, when one was given; used to read device times without a zone.
+    public var utcOffset: Int?
+    public var token: String?
+    public var bundle: String?
+    public var topic: String?
+    public var apnsID: String?
+    public var status: Int?
+    public var reason: String?
+    public var event: String?
+    public var headers: [String: String]?
+    /// The body exactly as sent (JSON text).
+    public var body: String?
+    public var source: String?
+
+    public init(time: Double, token: String? = nil, bundle: String? = nil, topic: String? = nil,
+                apnsID: String? = nil, status: Int? = nil, reason: String? = nil, event: String? = nil,
+                headers: [String: String]? = nil, body: String? = nil, source: String? = nil) {
+        self.time = time
+        self.token = token
+        self.bundle = bundle
+        self.topic = topic
+        self.apnsID = apnsID
+        self.status = status
+        self.reason = reason
+        self.event = event
+        self.headers = headers
+        self.body = body
+        self.source = source
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case time, token, bundle, topic, status, reason, event, headers, body, source
+        case apnsID = "apns-id"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let t = try? c.decode(Double.self, forKey: .time) {
+            time = t
+        } else {
+            let s = try c.decode(String.self, forKey: .time)
+            guard let (t, off) = Self.parseISO8601(s) else {
+                throw DecodingError.dataCorruptedError(forKey: .time, in: c,
+                                                       debugDescription: "not ISO 8601 or UNIX seconds: \(s)")
+            }
+            time = t
+            utcOffset = off
+        }
+        token = try c.decodeIfPresent(String.self, forKey: .token)
+        bundle = try c.decodeIfPresent(String.self, forKey: .bundle)
+        topic = try c.decodeIfPresent(String.self, forKey: .topic)
+        apnsID = try c.decodeIfPresent(String.self, forKey: .apnsID)
+        status = try c.decodeIfPresent(Int.self, forKey: .status)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        event = try c.decodeIfPresent(String.self, forKey: .event)
+        headers = try c.decodeIfPresent([String: String].self, forKey: .headers)
+        body = try c.decodeIfPresent(String.self, forKey: .body)
+        source = try c.decodeIfPresent(String.self, forKey: .source)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(time, forKey: .time)
+        try c.encodeIfPresent(token, forKey: .token)
+        try c.encodeIfPresent(bundle, forKey: .bundle)
+        try c.encodeIfPresent(topic, forKey: .topic)
+        try c.encodeIfPresent(apnsID, forKey: .apnsID)
+        try c.encodeIfPresent(status, forKey: .status)
+        try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(event, forKey: .event)
+        try c.encodeIfPresent(headers, forKey: .headers)
+        try c.encodeIfPresent(body, forKey: .body)
+        try c.encodeIfPresent(source, forKey: .source)
+    }
+
+    /// The bundle id: `bundle`, else `topic` without `.push-type.liveactivity`.
+    public var bundleID: String? {
+        bundle ?? topic.map { $0.replacingOccurrences(of: ".push-type.liveactivity", with: "") }
+    }
+
+    /// One journal line (compact JSON, no newline) — what writers append.
+    public var jsonLine: String {
+        var pairs: [(String, JSONValue)] = [("time", .number(JSONNumber(time)))]
+        func add(_ k: String, _ v: String?) { if let v { pairs.append((k, .string(v))) } }
+        add("token", token); add("bundle", bundle); add("topic", topic); add("apns-id", apnsID)
+        if let status { pairs.append(("status", JSONValue.int(status))) }
+        add("reason", reason); add("event", event)
+        if let headers {
+            pairs.append(("headers", JSONValue.obj(headers.sorted(by: { $0.key < $1.key }).map { ($0.key, .string($0.value)) })))
+        }
+        add("body", body); add("source", source)
+        return JSONWriter.compact(JSONValue.obj(pairs))
+    }
+
+    /// Reads one journal line. Accepts `payload` (object or string) for `body`, `apns_id`/`apnsId` for `apns-id`,
+    /// `bundleId`/`bundle_id` for `bundle`, `time`/`ts`/`sent_at` for the time.
+    /// - Throws: ``DeviceLogError`` naming the line and what is wrong.
+    public init(jsonLine line: String, lineNumber: Int, file: String) throws {
+        let doc = JSONReader.read(line)
+        guard let root = doc.root, case .object = root.value else {
+            let why = doc.problems.first.map { "\($0.message) at column \($0.position.column)" } ?? "not a JSON object"
+            throw DeviceLogError("\(file):\(lineNumber): journal line is not a JSON object (\(why))")
+        }
+        func str(_ keys: String...) -> String? {
+            for k in keys { if let v = root[k]?.value.stringValue { return v } }
+            return nil
+        }
+        var t: Double?
+        var off: Int?
+        for k in ["time", "ts", "sent_at", "sentAt", "timestamp"] {
+            guard let v = root[k]?.value else { continue }
+            if let n = v.numberValue { t = n.doubleValue; break }
+            if let s = v.stringValue {
+                if let d = Double(s) { t = d; break }
+                if let (d, o) = Self.parseISO8601(s) { t = d; off = o; break }
+                throw DeviceLogError("\(file):\(lineNumber): \"\(k)\" is not ISO 8601 or UNIX seconds: \(s)")
+            }
+        }
+        guard var time = t else {
+            throw DeviceLogError("\(file):\(lineNumber): journal line has no \"time\" (ISO 8601 or UNIX seconds)")
+        }
+        if time > 100_000_000_000 { time /= 1000 } // milliseconds written by a JS writer
+        self.init(time: time)
+        utcOffset = off
+        token = str("token", "device_token", "deviceToken")
+        bundle = str("bundle", "bundle_id", "bundleId", "bundleID")
+        topic = str("topic", "apns-topic")
+        apnsID = str("apns-id", "apns_id", "apnsId", "apnsID")
+        if let s = root["status"]?.value.numberValue?.int64Value { status = Int(s) }
+        reason = str("reason")
+        event = str("event")
+        if let h = root["headers"]?.value.members {
+            var d: [String: String] = [:]
+            for m in h { if let v = m.value.value.stringValue { d[m.key.lowercased()] = v } }
+            headers = d
+            if topic == nil { topic = d["apns-topic"] }
+        }
+        for k in ["body", "payload"] {
+            guard let v = root[k]?.value else { continue }
+            if let s = v.stringValue { body = s } else if case .object = v { body = JSONWriter.compact(v) }
+            if body != nil { break }
+        }
+        source = str("source", "sender")
+    }
+
+    /// Reads every line of a journal file (blank lines skipped).
+    /// - Throws: ``DeviceLogError`` for an unreadable file or a bad line (file:line named).
+    public static func readJournal(path: String) throws -> [SendJournalEntry] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DeviceLogError("\(path): journal cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw DeviceLogError("\(path): journal is not UTF-8 text")
+        }
+        var out: [SendJournalEntry] = []
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let t = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if t.isEmpty { continue }
+            out.append(try SendJournalEntry(jsonLine: t, lineNumber: i + 1, file: path))
+        }
+        return out
+    }
+
+    /// `2026-11-24T19:02:04.981Z`, `2026-11-24 11:02:04-08:00`… → (UNIX seconds, offset seconds).
+    static func parseISO8601(_ s: String) -> (Double, Int?)? {
+        guard let ts = LogTimestamp.parse(s), let y = ts.year, let m = ts.month, let d = ts.day else { return nil }
+        let off = ts.utcOffset
+        let days = LogTimestamp.days(fromCivil: y, m, d)
+        return (Double(days) * 86_400 + ts.secondsOfDay - Double(off ?? 0), off)
+    }
+}

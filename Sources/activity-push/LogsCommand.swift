@@ -1,0 +1,132 @@
+import ActivityPushCore
+import Foundation
+
+/// `activity-push logs [FILE|-] [--since TIME] [--bundle-id ID] [--journal FILE] [--attributes PATH]...
+///                     [--format text|json]`
+/// Exit: 0 no rejection found, 1 at least one rejection, 2 unreadable input / unknown format / usage.
+let logsCommand = Command(
+    name: "logs",
+    summary: "find Live Activity rejections in a device log (Console, log show/stream, idevicesyslog)"
+) { argv in
+    if argv.contains("--help") || argv.contains("-h") {
+        print("""
+        usage: activity-push logs [FILE|-] [--since TIME] [--bundle-id ID] [--journal FILE]
+                                  [--attributes PATH]... [--format text|json]
+          FILE           a device log capture (default: standard input); the format is detected:
+                         \(DeviceLogFormat.known.map(\.producedBy).joined(separator: "; "))
+          --since TIME   skip entries before TIME (2026-11-24 11:02:00[-0800], ISO 8601, or HH:MM:SS)
+          --bundle-id ID keep events of this bundle (events whose bundle the log does not reveal are kept)
+          --journal FILE send journal (NDJSON, one SendJournalEntry per line): pair each rejection with the
+                         push sent just before it and re-check that payload
+          --attributes PATH  the app's ActivityAttributes Swift source (file or folder) for the re-check
+        exit: 0 no rejection, 1 rejections found, 2 unreadable input or unknown format
+        """)
+        return 0
+    }
+    var a = try Arguments(argv)
+    let format = a.value("--format") ?? "text"
+    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json, got '\(format)'") }
+    var since: LogTimestamp?
+    if let s = a.value("--since") {
+        if let unix = Double(s) {
+            since = LogTimestamp(unixSeconds: unix)
+        } else {
+            guard let t = LogTimestamp.parse(s) else {
+                throw UsageError("--since: cannot read '\(s)'; use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00")
+            }
+            since = t
+        }
+    }
+    let bundleID = a.value("--bundle-id")
+    let journalPath = a.value("--journal")
+    let attributePaths = a.values("--attributes")
+    try a.finish()
+    guard a.positionals.count <= 1 else { throw UsageError("one log file at a time (got \(a.positionals.count))") }
+    let path = a.positionals.first ?? "-"
+
+    var pairing: RejectionPairing?
+    if let journalPath {
+        let journal: [SendJournalEntry]
+        do { journal = try SendJournalEntry.readJournal(path: journalPath) } catch let e as DeviceLogError {
+            throw UsageError(e.description)
+        }
+        var schema: ActivitySchema?
+        if !attributePaths.isEmpty {
+            do { schema = try SwiftSourceReader.read(paths: attributePaths) } catch {
+                throw UsageError("--attributes: \(error)")
+            }
+        }
+        pairing = RejectionPairing(journal: journal, validator: Validator(schema: schema))
+    } else if !attributePaths.isEmpty {
+        throw UsageError("--attributes is used with --journal (to re-check the paired payloads)")
+    }
+
+    let out = BufferedStdout()
+    var analyzer = LiveActivityLogAnalyzer(since: since, bundleID: bundleID)
+    var count = 0
+    var rejections = 0
+    do {
+        if format == "json" { out.write("[") }
+        try DeviceLogReader().read(path: path) { entry in
+            guard var event = analyzer.event(for: entry) else { return }
+            if let pairing { event.pairing = pairing.pair(event) }
+            if event.isRejection { rejections += 1 }
+            if format == "json" {
+                out.write((count == 0 ? "\n" : ",\n") + indent(JSONWriter.pretty(event.json)))
+            } else {
+                out.write(textLines(event))
+            }
+            count += 1
+        }
+        if format == "json" {
+            out.write(count == 0 ? "]\n" : "\n]\n")
+        } else {
+            out.write(count == 0 ? "no Live Activity events from liveactivitiesd in this log\n"
+                                 : "\(count) Live Activity event(s), \(rejections) rejection(s)\n")
+        }
+        out.flush()
+    } catch let e as DeviceLogError {
+        out.discard()
+        throw UsageError(e.description)
+    }
+    return rejections > 0 ? 1 : 0
+}
+
+private func indent(_ s: String) -> String {
+    "  " + s.replacingOccurrences(of: "\n", with: "\n  ")
+}
+
+private func textLines(_ e: LiveActivityLogEvent) -> String {
+    let where_ = e.index.map { "#\($0)" } ?? e.line.map { "line \($0)" } ?? ""
+    var s = "\(e.time)  \(e.kind)  (\(where_))\n    \(e.process): \(e.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
+    if let b = e.bundle { s += "    bundle: \(b)\n" }
+    if let p = LogLineCatalog.pattern(of: e.kind), !p.isInformational {
+        if !p.payloadCauses.isEmpty {
+            s += "    likely payload causes: \(p.payloadCauses.map(\.rawValue).joined(separator: ", "))\n"
+        }
+        if !p.deliveryCauses.isEmpty { s += "    likely delivery causes: \(p.deliveryCauses.joined(separator: ", "))\n" }
+    }
+    if let p = e.pairing {
+        s += "    \(p.summary(at: e.time))\n"
+        for f in p.causes { s += "      \(f.code) \(f.path): \(f.message)\(f.fix.map { " — fix: \($0)" } ?? "")\n" }
+    }
+    return s
+}
+
+/// Collects output and writes it to stdout in large blocks (events stream out as they are found).
+final class BufferedStdout: @unchecked Sendable {
+    private var buffer: [UInt8] = []
+    private var wroteAny = false
+    func write(_ s: String) {
+        buffer += s.utf8
+        if buffer.count >= 1 << 16 { flush() }
+    }
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+        wroteAny = true
+    }
+    /// Drops unwritten output (an error cut the run short).
+    func discard() { buffer.removeAll() }
+}
