@@ -128,6 +128,9 @@ private struct Parser {
         case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(.bool(true), at: start)
         case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(.bool(false), at: start)
         case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "T"), UInt8(ascii: "F"): try fail("JSON literals are lowercase: write true, false or null")
+        case UInt8(ascii: "N") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "U"):
+            try fail("JSON literals are lowercase: write null")
         case UInt8(ascii: "N"): try fail("NaN is not a JSON number; send a finite number or omit the key")
         case UInt8(ascii: "I"): try fail("Infinity is not a JSON number; send a finite number or omit the key")
         case UInt8(ascii: "'"): try fail("strings must use double quotes (\"), not single quotes")
