@@ -1,0 +1,84 @@
+import ActivityPushCore
+import Foundation
+
+/// The front door of the queue: opens a store from a `--database` value and turns built pushes into stored
+/// rows, one per token.
+///
+/// What is stored is exactly the ``PushRequest`` the builder made (headers and body bytes; a body is never
+/// re-assembled), plus: an `apns-id` fixed now so every retry carries the same id (APNs echoes it, the mock
+/// journals it); for a start, `apns-collapse-id` = that apns-id when none is set, so a duplicate sent after a
+/// crash collapses on the device instead of starting a second activity.
+public final class Outbox: Sendable {
+    public let store: any QueueStore
+
+    public init(store: any QueueStore) { self.store = store }
+
+    /// Opens the queue named by `database`:
+    /// - `postgres://…` or `postgresql://…`: PostgreSQL (``PostgresQueueStore``);
+    /// - `sqlite:PATH` or any other value: a SQLite file (``SQLiteQueueStore``);
+    /// - nil or empty: ``SQLiteQueueStore/defaultPath``, its directory created when missing.
+    /// - Throws: ``QueueError`` when the database cannot be opened.
+    public static func open(database: String?) throws(QueueError) -> Outbox {
+        let d = database ?? ""
+        if d.hasPrefix("postgres://") || d.hasPrefix("postgresql://") {
+            return Outbox(store: try PostgresQueueStore(url: d))
+        }
+        var path = d.hasPrefix("sqlite:") ? String(d.dropFirst("sqlite:".count)) : d
+        if path.isEmpty {
+            path = SQLiteQueueStore.defaultPath
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        }
+        return Outbox(store: try SQLiteQueueStore(path: path))
+    }
+
+    /// The rows ``enqueue(_:to:environment:credential:notBeforeUnixSeconds:nowUnixSeconds:)`` would store,
+    /// for callers that batch many requests into one ``QueueStore/enqueue(_:nowUnixSeconds:)``.
+    /// - Parameters:
+    ///   - targets: hex device tokens for a device push (one row each); empty for a broadcast push (its channel
+    ///     id is the target).
+    /// - Throws: ``QueueError`` for a token that is not hex, a broadcast given tokens, or a device push given none.
+    public static func rows(for request: PushRequest, to targets: [String], environment: String = "sandbox",
+                            credential: String = "default", notBeforeUnixSeconds: Double) throws(QueueError) -> [NewPush] {
+        let apsTimestamp = NewPush.apsTimestamp(of: request.body)
+        let list: [String]
+        switch request.destination {
+        case .broadcast(let channelID):
+            guard targets.isEmpty || targets == [channelID] else {
+                throw QueueError("a broadcast push goes to its channel (\(channelID)); do not give device tokens")
+            }
+            list = [channelID]
+        case .device:
+            guard !targets.isEmpty else { throw QueueError("a device push needs at least one token (--token or --tokens-file)") }
+            for (i, t) in targets.enumerated() where !isHexToken(t) {
+                throw QueueError("token \(i + 1) '\(t.prefix(16))…' is not a hex device token (even number of 0-9a-f characters)")
+            }
+            list = targets
+        }
+        return list.map { target in
+            let id = (list.count == 1 ? request.apnsID : nil) ?? UUID().uuidString.lowercased()
+            let req = request.with(apnsID: id)
+            var headers = req.headers
+            if request.event == .start && headers["apns-collapse-id"] == nil { headers["apns-collapse-id"] = id }
+            return NewPush(request: req, headers: headers, target: target.lowercased(), environment: environment,
+                           credential: credential, notBeforeUnixSeconds: notBeforeUnixSeconds, apsTimestamp: apsTimestamp)
+        }
+    }
+
+    /// Stores one push per target in one transaction and returns the new ids.
+    /// - Parameter notBeforeUnixSeconds: not sent before this time (UNIX seconds); nil = now.
+    /// - Throws: ``QueueError`` for bad targets (nothing stored) or a database failure (nothing stored).
+    @discardableResult
+    public func enqueue(_ request: PushRequest, to targets: [String], environment: String = "sandbox",
+                        credential: String = "default", notBeforeUnixSeconds: Double? = nil,
+                        nowUnixSeconds: Double = Date().timeIntervalSince1970) throws(QueueError) -> [Int64] {
+        let rows = try Self.rows(for: request, to: targets, environment: environment, credential: credential,
+                                 notBeforeUnixSeconds: notBeforeUnixSeconds ?? nowUnixSeconds)
+        return try store.enqueue(rows, nowUnixSeconds: nowUnixSeconds)
+    }
+
+    /// Even-length, non-empty, hex only (Apple: do not assume a token length).
+    public static func isHexToken(_ t: String) -> Bool {
+        !t.isEmpty && t.utf8.count % 2 == 0 && t.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
+    }
+}

@@ -1,0 +1,23 @@
+/// Where a queued push is in its life. An open set (stored as its raw string).
+///
+/// `pending` → (claimed) `inflight` → `sent` | `pending` again (retry later) | `dead` (dead letter);
+/// `pending` → `superseded` when a newer update or an end for the same activity token is queued.
+public struct PushState: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+
+    /// Waiting until its not-before time (new, or a retry waiting out its delay).
+    public static let pending: PushState = "pending"
+    /// Claimed by a worker whose lease has not expired.
+    public static let inflight: PushState = "inflight"
+    /// APNs answered 200.
+    public static let sent: PushState = "sent"
+    /// Will not be sent: a never-retry reason, an inactive token, or attempts used up. `last_reason` says which.
+    public static let dead: PushState = "dead"
+    /// Not sent: a newer update or an end for the same activity token made it pointless.
+    public static let superseded: PushState = "superseded"
+
+    public static let all: [PushState] = [.pending, .inflight, .sent, .dead, .superseded]
+}

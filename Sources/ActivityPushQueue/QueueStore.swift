@@ -1,0 +1,50 @@
+/// Durable storage of the push outbox, its attempt journal and the tokens APNs said are inactive.
+///
+/// Two implementations with the same behaviour and the same tests: ``SQLiteQueueStore`` (one file, the
+/// default) and ``PostgresQueueStore`` (several worker processes share one queue). Every method is one
+/// transaction; times are UNIX seconds. Implementations are safe to call from several threads.
+public protocol QueueStore: AnyObject, Sendable {
+    /// Where the queue lives, without secrets (`sqlite:<path>` or the PostgreSQL URL with the password masked).
+    var location: String { get }
+
+    /// Stores the pushes in one transaction (all or none) and returns their ids in order. An update or end
+    /// supersedes older unsent updates to the same token (same bundle id and environment) whose
+    /// `aps.timestamp` is not newer; the journal records each superseded push.
+    func enqueue(_ pushes: [NewPush], nowUnixSeconds: Double) throws(QueueError) -> [Int64]
+
+    /// Claims up to `limit` due pushes for `worker` until `nowUnixSeconds + leaseSeconds`: pending pushes whose
+    /// not-before time has passed and in-flight pushes whose lease expired (a crashed worker's). Each claim
+    /// counts one attempt. PostgreSQL claims with `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim
+    /// the same push while its lease holds.
+    func claim(worker: String, limit: Int, leaseSeconds: Double, environment: String, credential: String,
+               nowUnixSeconds: Double) throws(QueueError) -> [StoredPush]
+
+    /// Records results in one transaction: journal rows, the pushes' new states, inactive tokens (410).
+    func complete(_ results: [AttemptResult]) throws(QueueError)
+
+    /// The subset of `targets` marked inactive by a 410, with the reason recorded.
+    func inactiveTokens(among targets: [String]) throws(QueueError) -> [String: String]
+
+    /// True when nothing for this environment/credential is due or in flight (what `worker --drain` waits for).
+    func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
+
+    func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus
+
+    /// Dead letters, newest first.
+    func deadLetters(limit: Int) throws(QueueError) -> [DeadLetter]
+
+    /// Puts dead letters (all when `ids` is nil) back to pending, due now, attempt count reset, bytes and
+    /// apns-id unchanged. Returns how many.
+    func requeueDead(ids: [Int64]?, nowUnixSeconds: Double) throws(QueueError) -> Int
+
+    /// Deletes dead letters and their journal rows. Returns how many pushes.
+    func purgeDead() throws(QueueError) -> Int
+
+    /// Journal rows, oldest first; one push's when `pushID` is given.
+    func journal(pushID: Int64?, limit: Int) throws(QueueError) -> [AttemptRecord]
+
+    /// One stored push by id.
+    func push(id: Int64) throws(QueueError) -> StoredPush?
+
+    func close()
+}

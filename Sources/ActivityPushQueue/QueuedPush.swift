@@ -1,0 +1,82 @@
+import ActivityPushAPNs
+import ActivityPushCore
+
+/// A push to store: the built request (headers and body bytes exactly as the builder made them, `apns-id` set)
+/// and where and how to send it. Made by ``Outbox/enqueue(_:to:environment:credential:notBeforeUnixSeconds:)``.
+public struct NewPush: Sendable, Hashable {
+    public var request: PushRequest
+    /// Stored headers: the request's headers plus `apns-collapse-id` for a start (see ``Outbox``).
+    public var headers: APNsHeaders
+    /// Hex device token (push-to-start or update token), or the channel id for a broadcast.
+    public var target: String
+    /// `sandbox` or `production` (or any label a worker is started with).
+    public var environment: String
+    /// Name of the signing credential (auth key) a worker must hold to send it.
+    public var credential: String
+    /// Not sent before this time, UNIX seconds.
+    public var notBeforeUnixSeconds: Double
+
+    /// `aps.timestamp` of the body (UNIX seconds), used to decide which update is newer; 0 when absent.
+    public var apsTimestamp: Int64
+
+    public init(request: PushRequest, headers: APNsHeaders, target: String, environment: String, credential: String,
+                notBeforeUnixSeconds: Double, apsTimestamp: Int64? = nil) {
+        self.request = request
+        self.headers = headers
+        self.target = target
+        self.environment = environment
+        self.credential = credential
+        self.notBeforeUnixSeconds = notBeforeUnixSeconds
+        self.apsTimestamp = apsTimestamp ?? Self.apsTimestamp(of: request.body)
+    }
+
+    public var apnsID: String { headers["apns-id"] ?? "" }
+
+    /// `aps.timestamp` (UNIX seconds) read from a body; 0 when absent.
+    public static func apsTimestamp(of body: [UInt8]) -> Int64 {
+        JSONReader.read(body).root?["aps"]?["timestamp"]?.value.numberLexeme.flatMap { Int64($0) } ?? 0
+    }
+}
+
+/// A push read back from the queue: the stored bytes and routing, as claimed by a worker.
+public struct StoredPush: Sendable, Hashable {
+    public var id: Int64
+    public var bundleID: String
+    public var event: LiveActivityEvent
+    public var headers: APNsHeaders
+    public var body: [UInt8]
+    public var target: String
+    public var isBroadcast: Bool
+    public var environment: String
+    public var credential: String
+    public var apnsID: String
+    public var state: PushState
+    /// Attempts made so far, counting the claim that returned this push.
+    public var attempts: Int
+    public var notBeforeUnixSeconds: Double
+    public var enqueuedUnixSeconds: Double
+    public var lastStatus: Int?
+    public var lastReason: String?
+
+    /// The stored push as a ``PushRequest``, re-checked by the validator (never re-assembled).
+    /// - Throws: ``PushBuildError`` when the stored bytes are no longer a valid push.
+    public func restore() throws(PushBuildError) -> PushRequest {
+        try PushRequest(bundleID: bundleID, storedHeaders: headers, body: body)
+    }
+
+    /// The token shown in logs and the journal: first and last 4 characters.
+    public var redactedTarget: String { TokenRedaction.redact(target) }
+}
+
+extension JSONValue {
+    var numberLexeme: String? {
+        if case .number(let n) = self { return n.lexeme }
+        return nil
+    }
+}
+
+/// Tokens are credentials to a user's device: logs and the journal keep only the ends (the APNs client's rule).
+enum TokenRedaction {
+    /// `80a1…9f3c`; short values are masked entirely.
+    static func redact(_ token: String) -> String { Redact.token(token) }
+}

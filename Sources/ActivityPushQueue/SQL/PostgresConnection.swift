@@ -1,0 +1,170 @@
+import CPQ
+
+/// A libpq connection to the PostgreSQL queue. Statements are prepared once per SQL text; parameters go as
+/// text except byte strings (binary `bytea`); results come back as text and are typed by column OID.
+final class PostgresConnection: SQLConnection {
+    let dialect = SQLDialect.postgres
+    /// The URL without its password, for messages.
+    let location: String
+    private var conn: OpaquePointer?
+    private var statements: [String: String] = [:]
+
+    /// - Parameter url: `postgres://user[:password]@host[:port]/database[?sslmode=…]` (any libpq connection string).
+    init(url: String) throws(QueueError) {
+        location = Self.redact(url)
+        guard let c = PQconnectdb(url) else { throw QueueError("PostgreSQL \(location): out of memory") }
+        conn = c
+        guard PQstatus(c) == CONNECTION_OK else {
+            let msg = Self.trim(String(cString: PQerrorMessage(c)))
+            PQfinish(c)
+            conn = nil
+            throw QueueError("cannot connect to PostgreSQL \(location): \(msg) (is the server running and the URL right?)")
+        }
+        _ = try query("SET client_min_messages = warning", [])
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let conn { PQfinish(conn) }
+        conn = nil
+    }
+
+    /// `postgres://user:secret@host/db` → `postgres://user:***@host/db`.
+    static func redact(_ url: String) -> String {
+        guard let at = url.firstIndex(of: "@"), let scheme = url.range(of: "://"),
+              let colon = url[scheme.upperBound..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
+    }
+
+    private static func trim(_ s: String) -> String {
+        s.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    private func failure(_ what: String, _ result: OpaquePointer?) -> QueueError {
+        let msg: String
+        if let result, let m = PQresultErrorMessage(result), m.pointee != 0 {
+            msg = String(cString: m)
+        } else if let conn {
+            msg = String(cString: PQerrorMessage(conn))
+        } else {
+            msg = "connection closed"
+        }
+        return QueueError("PostgreSQL \(location): \(what): \(Self.trim(msg))")
+    }
+
+    /// `?` placeholders → `$1`, `$2`… (outside single-quoted literals).
+    static func numbered(_ sql: String) -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 16)
+        var n = 0
+        var inQuote = false
+        for ch in sql {
+            if ch == "'" { inQuote.toggle() }
+            if ch == "?" && !inQuote {
+                n += 1
+                out += "$\(n)"
+            } else {
+                out.append(ch)
+            }
+        }
+        return out
+    }
+
+    func execute(_ sql: String) throws(QueueError) {
+        guard let conn else { throw QueueError("PostgreSQL \(location): connection closed") }
+        let r = PQexec(conn, sql)
+        defer { PQclear(r) }
+        let st = PQresultStatus(r)
+        guard st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK else { throw failure(String(sql.prefix(60)), r) }
+    }
+
+    func query(_ sql: String, _ params: [SQLValue]) throws(QueueError) -> [[SQLValue]] {
+        guard let conn else { throw QueueError("PostgreSQL \(location): connection closed") }
+        let name: String
+        if let n = statements[sql] {
+            name = n
+        } else {
+            name = "ap\(statements.count + 1)"
+            let r = PQprepare(conn, name, Self.numbered(sql), 0, nil)
+            defer { PQclear(r) }
+            guard PQresultStatus(r) == PGRES_COMMAND_OK else { throw failure("prepare \(sql.prefix(60))", r) }
+            statements[sql] = name
+        }
+        // Parameter buffers: text as NUL-terminated UTF-8, blobs binary with a length.
+        var buffers: [[UInt8]] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        var isNull: [Bool] = []
+        for p in params {
+            switch p {
+            case .null: buffers.append([]); lengths.append(0); formats.append(0); isNull.append(true)
+            case .blob(let b): buffers.append(b); lengths.append(Int32(b.count)); formats.append(1); isNull.append(false)
+            default:
+                buffers.append(Array((p.text ?? "").utf8) + [0]); lengths.append(0); formats.append(0); isNull.append(false)
+            }
+        }
+        let result: OpaquePointer? = withPointers(buffers, isNull) { ptrs in
+            PQexecPrepared(conn, name, Int32(params.count), ptrs, lengths, formats, 0)
+        }
+        defer { PQclear(result) }
+        let st = PQresultStatus(result)
+        guard st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK else { throw failure(String(sql.prefix(60)), result) }
+        let nrows = PQntuples(result), ncols = PQnfields(result)
+        var rows: [[SQLValue]] = []
+        rows.reserveCapacity(Int(nrows))
+        for r in 0..<nrows {
+            var row: [SQLValue] = []
+            row.reserveCapacity(Int(ncols))
+            for c in 0..<ncols {
+                if PQgetisnull(result, r, c) != 0 { row.append(.null); continue }
+                let text = String(cString: PQgetvalue(result, r, c))
+                switch PQftype(result, c) {
+                case 20, 21, 23: row.append(Int64(text).map { .int($0) } ?? .null)          // int8, int2, int4
+                case 700, 701, 1700: row.append(Double(text).map { .double($0) } ?? .null)  // float4, float8, numeric
+                case 17: row.append(.blob(Self.decodeByteaHex(text)))                       // bytea (hex output)
+                default: row.append(.text(text))
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    private func withPointers<R>(_ buffers: [[UInt8]], _ isNull: [Bool],
+                                 _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        // Pin every buffer for the duration of the call.
+        var pinned: [UnsafeMutableRawPointer?] = []
+        pinned.reserveCapacity(buffers.count)
+        for (i, b) in buffers.enumerated() {
+            if isNull[i] { pinned.append(nil); continue }
+            let p = UnsafeMutableRawPointer.allocate(byteCount: max(b.count, 1), alignment: 1)
+            b.withUnsafeBytes { if let base = $0.baseAddress { p.copyMemory(from: base, byteCount: b.count) } }
+            pinned.append(p)
+        }
+        defer { for p in pinned { p?.deallocate() } }
+        return body(pinned.map { $0.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } })
+    }
+
+    /// `\x48656c6c6f` → bytes.
+    static func decodeByteaHex(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        let u = Array(s.utf8)
+        guard u.count >= 2, u[0] == UInt8(ascii: "\\"), u[1] == UInt8(ascii: "x") else { return u }
+        out.reserveCapacity((u.count - 2) / 2)
+        func nib(_ c: UInt8) -> UInt8 {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return 0
+            }
+        }
+        var i = 2
+        while i + 1 < u.count {
+            out.append(nib(u[i]) << 4 | nib(u[i + 1]))
+            i += 2
+        }
+        return out
+    }
+}
