@@ -199,7 +199,9 @@ struct SwiftSchemaResolver {
         switch c.name {
         case "Bool": return .bool
         case "String", "Substring": return .string
-        case "Character": return .character
+        case "Character":
+            // Not Decodable in the standard library: an app that decodes one declares its own conformance.
+            return .unresolved(typeName: text, reason: "Character is not Codable in the standard library; the app's own conformance (init(from:)) is not modelled")
         case "Date": return .date
         case "URL": return .url
         case "UUID": return .uuid
