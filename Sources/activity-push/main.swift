@@ -11,6 +11,7 @@ let commands: [Command] = [
     // Each command file defines one `Command` value; list it here.
     checkCommand,
     buildCommand,
+    benchCommand,
     logsCommand,
 ]
 

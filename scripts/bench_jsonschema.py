@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Time Python JSON Schema validators on the same payload bytes activity-push validates.
+
+usage: bench_jsonschema.py SCHEMA.json PAYLOAD.json SECONDS
+Prints one JSON object: {"jsonschema": {"per_sec": N, "valid": bool} | {"error": "..."}, "fastjsonschema": {...}}
+Each validator parses the bytes (json.loads) and validates, as a backend would per request.
+"""
+import json
+import sys
+import time
+
+
+def bench(fn, seconds):
+    n = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(50):
+            fn()
+        n += 50
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return n / elapsed
+
+
+def main():
+    schema = json.load(open(sys.argv[1]))
+    raw = open(sys.argv[2], "rb").read()
+    seconds = float(sys.argv[3])
+    out = {}
+    try:
+        import jsonschema
+        cls = jsonschema.validators.validator_for(schema)
+        v = cls(schema)
+        ok = v.is_valid(json.loads(raw))
+        out["jsonschema"] = {"per_sec": bench(lambda: v.is_valid(json.loads(raw)), seconds), "valid": ok,
+                             "version": getattr(jsonschema, "__version__", "?")}
+    except Exception as e:  # noqa: BLE001 - report, don't crash the benchmark
+        out["jsonschema"] = {"error": f"{type(e).__name__}: {e}"}
+    try:
+        import fastjsonschema
+        f = fastjsonschema.compile(schema)
+
+        def run():
+            try:
+                f(json.loads(raw))
+                return True
+            except fastjsonschema.JsonSchemaException:
+                return False
+        ok = run()
+        out["fastjsonschema"] = {"per_sec": bench(run, seconds), "valid": ok,
+                                 "version": getattr(fastjsonschema, "VERSION", "?")}
+    except Exception as e:  # noqa: BLE001
+        out["fastjsonschema"] = {"error": f"{type(e).__name__}: {e}"}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
