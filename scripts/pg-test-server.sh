@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Starts (or stops) a throwaway PostgreSQL server for the queue tests and benchmark.
+#
+#   scripts/pg-test-server.sh start DIR   # initdb into DIR/data, listen on a free 127.0.0.1 port,
+#                                         # print the connection URL (postgres://postgres@127.0.0.1:PORT/postgres)
+#   scripts/pg-test-server.sh stop DIR    # fast shutdown, then DIR can be deleted
+#
+# PostgreSQL refuses to run as root, so when run as root the server runs as the `postgres` user (or `nobody`)
+# via runuser. Binaries: $PG_BIN, else the newest /usr/lib/postgresql/*/bin (Debian's postgresql package).
+set -euo pipefail
+cmd=${1:-}; dir=${2:-}
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+[ -x "$PG_BIN/initdb" ] || { echo "$0: PostgreSQL server binaries not found (apt-get install postgresql, or set PG_BIN)" >&2; exit 1; }
+
+as_owner() {
+  if [ "$(id -u)" -eq 0 ]; then
+    local user=postgres
+    id -u postgres >/dev/null 2>&1 || user=nobody
+    runuser -u "$user" -- "$@"
+  else
+    "$@"
+  fi
+}
+
+case "$cmd" in
+start)
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  if [ "$(id -u)" -eq 0 ]; then
+    user=postgres; id -u postgres >/dev/null 2>&1 || user=nobody
+    chown "$user" "$dir"; chmod 700 "$dir"
+    runuser -u "$user" -- test -x "$dir" || { echo "$0: user $user cannot reach $dir (make its parent directories world-searchable, e.g. chmod 755)" >&2; exit 1; }
+  fi
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+  as_owner "$PG_BIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
+    || { cat "$dir/initdb.log" >&2; exit 1; }
+  as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c max_connections=50" \
+    start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+  echo "$port" > "$dir/port"
+  echo "postgres://postgres@127.0.0.1:$port/postgres"
+  ;;
+stop)
+  [ -d "$dir/data" ] || exit 0
+  as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+  ;;
+*) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+esac
