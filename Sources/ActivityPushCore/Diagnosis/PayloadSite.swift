@@ -1,0 +1,82 @@
+/// How a payload site builds its body (open set).
+public struct PayloadSiteKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// Object / dict / map / struct literal (typed struct construction such as Go `startEnvelope{…}` included).
+    public static let literal = PayloadSiteKind(rawValue: "literal")
+    /// Setter / builder API (node-apn `note.event = …`, apns2 `SetEvent`, pushy, APNSwift notification types).
+    public static let builder = PayloadSiteKind(rawValue: "builder")
+    /// A string template producing the JSON body.
+    public static let template = PayloadSiteKind(rawValue: "template")
+    /// A JSON file sent as the body.
+    public static let jsonFile = PayloadSiteKind(rawValue: "json-file")
+}
+
+/// One place in a codebase that builds a Live Activity payload, and the mistakes visible there.
+public struct PayloadSite: Sendable {
+    /// Path relative to the audited directory.
+    public var file: String
+    /// First line of the expression that creates the payload (1-based); `endLine` closes it.
+    public var line: Int
+    public var endLine: Int
+    public var kind: PayloadSiteKind
+    /// `start`, `update`, `end` or `unknown`.
+    public var event: String
+    /// Finding codes (`findings.md`) visible at this site, each with a message.
+    public var problems: [(code: FindingCode, message: String)]
+    /// The `attributes-type` value when the code spells it out (literal, constant, template text).
+    public var attributesType: String?
+
+    public var json: JSONValue {
+        .obj([("file", .string(file)), ("line", .int(line)), ("end_line", .int(endLine)),
+              ("kind", .string(kind.rawValue)), ("event", .string(event)),
+              ("problems", .arr(problems.map { .string($0.code.rawValue) })),
+              ("messages", .arr(problems.map { .string($0.message) }))])
+    }
+}
+
+/// The result of auditing one directory.
+public struct PayloadSiteReport: Sendable {
+    public var sites: [PayloadSite]
+    /// Files read (after pruning dependency / build / test directories).
+    public var filesScanned: Int
+    /// Sites that build a `start` payload (what `--max-sites` counts).
+    public var startSites: [PayloadSite] { sites.filter { $0.event == "start" } }
+
+    /// `{"sites": [{"file", "line", "end_line", "kind", "event", "problems", "messages"}]}`
+    public var json: JSONValue {
+        .obj([("sites", .arr(sites.map(\.json))), ("files_scanned", .int(filesScanned)),
+              ("start_sites", .int(startSites.count))])
+    }
+
+    /// Compiler-style lines, one per site, problems indented under it, and a summary.
+    public var text: String {
+        var out = ""
+        for s in sites {
+            out += "\(s.file):\(s.line): \(s.event) payload built here (\(s.kind))"
+            out += s.problems.isEmpty ? "\n" : ", \(s.problems.count) problem(s)\n"
+            for p in s.problems { out += "    \(p.code): \(p.message)\n" }
+        }
+        let withProblems = sites.filter { !$0.problems.isEmpty }.count
+        out += "\(sites.count) payload site(s) (\(startSites.count) building start) in \(Set(sites.map(\.file)).count) file(s), \(withProblems) with problems; \(filesScanned) files read\n"
+        return out
+    }
+
+    /// SARIF 2.1.0 (via the validator's formatter): every problem as a result at its site, plus one
+    /// `payload-site` note per site so a CI view shows every place that builds a payload.
+    public var sarif: String {
+        let reports: [(ValidationReport, ReportFormatter.Files)] = sites.map { s in
+            var findings = s.problems.map {
+                Finding(code: $0.code, severity: .error, path: "$", position: SourcePosition(line: s.line, column: 1, offset: 0),
+                        message: $0.message)
+            }
+            findings.append(Finding(code: "payload-site", severity: .info, path: "$",
+                                    position: SourcePosition(line: s.line, column: 1, offset: 0),
+                                    message: "Live Activity \(s.event) payload built here (\(s.kind)); lines \(s.line)-\(s.endLine)."))
+            return (ValidationReport(findings: findings), ReportFormatter.Files(payload: s.file))
+        }
+        return ReportFormatter.sarif(reports)
+    }
+}
