@@ -13,6 +13,11 @@ let commands: [Command] = [
     buildCommand,
     benchCommand,
     logsCommand,
+    auditCommand,
+    sendCommand,
+    mockAPNsCommand,
+    schemaCommand,
+    serveCommand,
 ]
 
 @MainActor func usage() -> String {
