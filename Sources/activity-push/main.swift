@@ -14,10 +14,6 @@ let commands: [Command] = [
     benchCommand,
     logsCommand,
     auditCommand,
-    sendCommand,
-    mockAPNsCommand,
-    schemaCommand,
-    serveCommand,
 ]
 
 @MainActor func usage() -> String {
