@@ -327,6 +327,15 @@ struct PayloadObjectExtractor {
                 i += 5
                 continue
             }
+            // Kotlin `buildJsonObject { put("k", v); putJsonObject("aps") { … } }`: a bare put inside a block
+            // adds the key to the block's object.
+            if t.kind == .identifier, !prevIsDot, ["put", "putJsonObject", "putJsonArray"].contains(t.text), i + 2 < n,
+               tokens[i + 1].text == "(", match[i + 1] > i + 1, tokens[i + 2].kind == .string,
+               let (key, val) = setterCall(i, &cache), let open = enclosingBrace(i), let o = group(open, &cache) {
+                o.entries.append(.init(key: key, line: t.line, value: val))
+                i = match[i + 1] + 1
+                continue
+            }
             // .method(args)
             if t.kind == .punct, t.text == "." || t.text == "?." || t.text == "->", i + 2 < n, tokens[i + 1].kind == .identifier,
                tokens[i + 2].text == "(", match[i + 2] > i + 2, let (key, val) = setterCall(i + 1, &cache) {
@@ -345,7 +354,6 @@ struct PayloadObjectExtractor {
                     if rootIndex >= 2, tokens[rootIndex - 1].text == "=" || tokens[rootIndex - 1].text == ":=",
                        tokens[rootIndex - 2].kind == .identifier {
                         byName[tokens[rootIndex - 2].text] = o
-                        o.line = tokens[rootIndex - 2].line
                     }
                 }
                 o.entries.append(.init(key: key, line: tokens[i].line, value: val))
@@ -357,6 +365,19 @@ struct PayloadObjectExtractor {
             i += 1
         }
         return created.filter { !$0.entries.isEmpty }
+    }
+
+    /// The innermost `{` whose group contains token `i`.
+    private func enclosingBrace(_ i: Int) -> Int? {
+        var k = i - 1
+        while k >= 0 {
+            if tokens[k].kind == .punct {
+                if ["}", ")", "]"].contains(tokens[k].text), match[k] >= 0, match[k] < k { k = match[k] - 1; continue }
+                if tokens[k].text == "{", match[k] > i { return k }
+            }
+            k -= 1
+        }
+        return nil
     }
 
     /// The value after `=` up to the end of the statement.

@@ -257,7 +257,7 @@ public struct PayloadSiteAudit: Sendable {
             if kind == .literal, o.kind == .builder || (o.callee.map(Self.isBuilderName) ?? false) { siteKind = .builder }
             var tv: TypeValue = .none
             switch aps.value("attributes-type") ?? outer.value("attributes-type") {
-            case .string(let s)?: tv = .literal(s)
+            case .string(let s)?: tv = Self.hasPlaceholder(s) ? .unresolved : .literal(s)
             case .reference?, .placeholder?, .other?: tv = .unresolved
             case .object?: tv = .unresolved
             case nil: tv = .none
@@ -281,6 +281,15 @@ public struct PayloadSiteAudit: Sendable {
             return keys.contains("event") && la.count >= 2
         }
         if let c = o.callee, isBuilderName(c), c.contains("LiveActivity") { return true }
+        // `{event: body.aps.event, "content-state": …}` reads a payload; a build names its event or stamps a time.
+        if keys.contains("event"), !keys.contains("timestamp"), !keys.contains("attributes-type") {
+            switch o.value("event") {
+            case .string(let s)?: if classifyEvent(s) == "unknown", !hasPlaceholder(s) { return false }
+            case .reference(let r)?: if classifyEvent(r) == "unknown" { return false }
+            case .placeholder?: break
+            default: return false
+            }
+        }
         return la.count >= 2 && (keys.contains("event") || keys.contains("attributes-type")
                                  || keys.contains("content-state") && keys.contains("timestamp"))
     }
@@ -289,17 +298,23 @@ public struct PayloadSiteAudit: Sendable {
         name.contains("Notification") || name.contains("Builder") || name.hasSuffix("Payload") || name == "NewPayload"
     }
 
-    static func event(of c: Candidate) -> String {
-        func classify(_ s: String) -> String {
+    static func hasPlaceholder(_ s: String) -> Bool {
+        s.contains("{{") || s.contains("${") || s.contains("\\(") || s.contains("#{") || s.contains("%s")
+            || s.contains("%v") || s.hasPrefix("$")
+    }
+
+    static func classifyEvent(_ s: String) -> String {
             let l = s.lowercased()
             if l == "start" || l.hasSuffix(".start") || l.hasSuffix("eventstart") || l.hasSuffix("_start") { return "start" }
             if l == "update" || l.hasSuffix(".update") || l.hasSuffix("eventupdate") || l.hasSuffix("_update") { return "update" }
             if l == "end" || l.hasSuffix(".end") || l.hasSuffix("eventend") || l.hasSuffix("_end") { return "end" }
             return "unknown"
-        }
+    }
+
+    static func event(of c: Candidate) -> String {
         switch c.aps.value("event") {
-        case .string(let s)?: return classify(s)
-        case .reference(let r)?: return classify(r)
+        case .string(let s)?: return classifyEvent(s)
+        case .reference(let r)?: return classifyEvent(r)
         case nil:
             if let callee = c.aps.callee ?? c.outer.callee, callee.contains("Start") { return "start" }
             if c.aps.has("attributes-type") || c.outer.has("attributes-type") || c.aps.has("input-push-token") { return "start" }

@@ -1,0 +1,5 @@
+export interface TideAps { // #DECOY interface
+  event: "start" | "update" | "end";
+  timestamp: number;
+  "content-state": { level: number };
+}

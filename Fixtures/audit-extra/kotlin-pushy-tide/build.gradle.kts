@@ -1,0 +1,1 @@
+dependencies { implementation("com.eatthepath:pushy:0.15.4") }
