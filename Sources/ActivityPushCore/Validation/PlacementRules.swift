@@ -17,7 +17,9 @@ extension PushCheck {
 
     /// `payload-too-large` on `content-state` or `attributes` alone (ActivityKit refuses Live Activity data over 4 KB).
     /// Source: Apple, `ActivityAttributes.ContentState` and "Displaying live data with Live Activities".
-    mutating func checkPartSizes() {
+    mutating func checkPartSizes(bodySize: Int) {
+        // A part's compact encoding is never longer than the body it was written in.
+        guard bodySize > 4096 else { return }
         for key in [LiveActivityKeys.contentState, LiveActivityKeys.attributes] {
             guard let loc = locate(key) else { continue }
             let size = JSONWriter.compact(loc.node.value).utf8.count
@@ -138,17 +140,40 @@ extension PushCheck {
     /// `null-value`: a JSON null anywhere inside attributes / content-state. A field report saw null break a start
     /// although the property was optional (spec §0), so the fix is always to omit the key.
     mutating func checkNulls(in node: JSONNode, path: String) {
+        var components = [path]
+        checkNulls(in: node, components: &components)
+    }
+
+    private mutating func checkNulls(in node: JSONNode, components: inout [String]) {
         switch node.value {
         case .null:
+            let path = components.joined(separator: ".")
             report(.nullValue, at: path, node.position,
                    "\(path) is null; a null broke decoding on devices even for an Optional property, so the activity is not started or updated",
                    fix: "omit the key instead of sending null")
         case .object(let members):
-            for m in members { checkNulls(in: m.value, path: path + "." + m.key) }
+            for m in members where m.value.value.isContainerOrNull {
+                components.append(m.key)
+                checkNulls(in: m.value, components: &components)
+                components.removeLast()
+            }
         case .array(let elements):
-            for (i, e) in elements.enumerated() { checkNulls(in: e, path: path + "." + String(i)) }
+            for (i, e) in elements.enumerated() where e.value.isContainerOrNull {
+                components.append(String(i))
+                checkNulls(in: e, components: &components)
+                components.removeLast()
+            }
         default:
             break
+        }
+    }
+}
+
+extension JSONValue {
+    var isContainerOrNull: Bool {
+        switch self {
+        case .object, .array, .null: return true
+        default: return false
         }
     }
 }

@@ -44,7 +44,7 @@ extension PushCheck {
                 var best: (ActivityAttributesType, Int)? = nil
                 for t in schema.types {
                     var judge = ShapeJudge(strict: validator.strict)
-                    judge.judge(contentState.node, t.contentState, path: contentState.path, region: .contentState)
+                    judge.judge(root: contentState.node, t.contentState, at: contentState.path, region: .contentState)
                     let errors = judge.findings.filter { $0.severity == .error }.count
                     if best == nil || errors < best!.1 { best = (t, errors) }
                 }
@@ -54,10 +54,10 @@ extension PushCheck {
         guard let type = chosen else { return }
         var judge = ShapeJudge(strict: validator.strict)
         if let contentState {
-            judge.judge(contentState.node, type.contentState, path: contentState.path, region: .contentState)
+            judge.judge(root: contentState.node, type.contentState, at: contentState.path, region: .contentState)
         }
         if let attributes, event == .start || event == nil {
-            judge.judge(attributes.node, type.attributes, path: attributes.path, region: .attributes(type.contentState))
+            judge.judge(root: attributes.node, type.attributes, at: attributes.path, region: .attributes(type.contentState))
         }
         findings += judge.findings
     }
@@ -88,6 +88,22 @@ struct ShapeJudge {
 
     let strict: Bool
     var findings: [Finding] = []
+    /// The dotted path of the value being judged, kept as a stack and joined only when a finding needs it.
+    private var components: [String] = []
+    var path: String { components.joined(separator: ".") }
+
+    /// Judges a whole `attributes` / `content-state` value found at `path`.
+    mutating func judge(root node: JSONNode, _ shape: ValueShape, at path: String, region: Region) {
+        components = [path]
+        judge(node, shape, region: region)
+        components = []
+    }
+
+    private mutating func descend(_ key: String, _ body: (inout ShapeJudge) -> Void) {
+        components.append(key)
+        body(&self)
+        components.removeLast()
+    }
     private var reportedUnresolved: Set<String> = []
 
     init(strict: Bool) { self.strict = strict }
@@ -103,11 +119,11 @@ struct ShapeJudge {
                                 path: path, position: position, message: message, fix: fix))
     }
 
-    mutating func judge(_ node: JSONNode, _ shape: ValueShape, path: String, region: Region) {
+    mutating func judge(_ node: JSONNode, _ shape: ValueShape, region: Region) {
         if case .null = node.value { return }  // null-value is reported by the placement rules
         switch shape {
         case .optional(let inner):
-            judge(node, inner, path: path, region: region)
+            judge(node, inner, region: region)
         case .unresolved(let typeName, let reason):
             if reportedUnresolved.insert(typeName).inserted {
                 add(.schemaUnresolved, path, node.position,
@@ -127,12 +143,12 @@ struct ShapeJudge {
                     fix: "send a one-character string")
             }
         case .integer(let kind):
-            judgeInteger(node, kind, path: path)
+            judgeInteger(node, kind)
         case .floating(let name):
             if node.value.numberValue != nil { return }
             mismatch(node, path, name, fix: node.value.stringValue.flatMap(Double.init).map { "send the number without quotes: \($0)" })
         case .date:
-            judgeDate(node, path: path)
+            judgeDate(node)
         case .url:
             guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
             if s.isEmpty || URL(string: s) == nil {
@@ -153,13 +169,13 @@ struct ShapeJudge {
             }
         case .array(let element), .set(let element):
             guard case .array(let elements) = node.value else { return mismatch(node, path, "an array") }
-            for (i, e) in elements.enumerated() { judge(e, element, path: path + "." + String(i), region: region) }
+            for (i, e) in elements.enumerated() { descend(String(i)) { $0.judge(e, element, region: region) } }
         case .dictionary(let key, let value):
-            judgeDictionary(node, key: key, value: value, path: path, region: region)
+            judgeDictionary(node, key: key, value: value, region: region)
         case .object(let s):
-            judgeObject(node, s, path: path, region: region)
+            judgeObject(node, s, region: region)
         case .enumeration(let e):
-            judgeEnum(node, e, path: path, region: region)
+            judgeEnum(node, e, region: region)
         }
     }
 
@@ -177,7 +193,7 @@ struct ShapeJudge {
         }
     }
 
-    private mutating func judgeInteger(_ node: JSONNode, _ kind: IntegerKind, path: String) {
+    private mutating func judgeInteger(_ node: JSONNode, _ kind: IntegerKind) {
         guard let n = node.value.numberValue else {
             return mismatch(node, path, kind.name,
                             fix: node.value.stringValue.flatMap { Int64($0) }.map { "send the number without quotes: \($0)" })
@@ -204,7 +220,7 @@ struct ShapeJudge {
             fix: "send a whole number (\(Int64(n.doubleValue.rounded()))), or make the Swift property Double")
     }
 
-    private mutating func judgeDate(_ node: JSONNode, path: String) {
+    private mutating func judgeDate(_ node: JSONNode) {
         switch node.value {
         case .number(let n):
             let v = n.doubleValue
@@ -250,7 +266,7 @@ struct ShapeJudge {
         return f.date(from: s)
     }
 
-    private mutating func judgeDictionary(_ node: JSONNode, key: ValueShape, value: ValueShape, path: String, region: Region) {
+    private mutating func judgeDictionary(_ node: JSONNode, key: ValueShape, value: ValueShape, region: Region) {
         switch key.unwrapped {
         case .string, .integer:
             guard let members = node.value.members else { return mismatch(node, path, "a dictionary (JSON object)") }
@@ -261,19 +277,18 @@ struct ShapeJudge {
                         fix: "use integer keys written as strings, e.g. \"1\"")
                     continue
                 }
-                judge(m.value, value, path: path + "." + m.key, region: region)
+                descend(m.key) { $0.judge(m.value, value, region: region) }
             }
         default:
             return  // other key types encode as arrays of alternating keys and values; not judged
         }
     }
 
-    private mutating func judgeObject(_ node: JSONNode, _ s: StructShape, path: String, region: Region) {
+    private mutating func judgeObject(_ node: JSONNode, _ s: StructShape, region: Region) {
         guard let members = node.value.members else { return mismatch(node, path, s.name + " (a JSON object)") }
-        let present = Set(members.map(\.key))
         for p in s.properties {
             if let m = members.first(where: { $0.key == p.key }) {
-                judge(m.value, p.shape, path: path + "." + p.key, region: region)
+                descend(p.key) { $0.judge(m.value, p.shape, region: region) }
             } else if p.isRequired, !s.conditionalKeys.contains(p.key) {
                 let near = members.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(p.key) })
                 add(.missingRequiredKey, path + "." + p.key, node.position,
@@ -284,7 +299,9 @@ struct ShapeJudge {
         }
         for m in members where s.property(forKey: m.key) == nil && !s.conditionalKeys.contains(m.key) {
             let keyPath = path + "." + m.key
-            let near = s.properties.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(m.key) && !present.contains($0.key) })
+            let near = s.properties.first(where: { p in
+                LiveActivityKeys.fold(p.key) == LiveActivityKeys.fold(m.key) && !members.contains(where: { $0.key == p.key })
+            })
             switch region {
             case .attributes(let contentStateShape):
                 var fix: String
@@ -310,7 +327,7 @@ struct ShapeJudge {
         }
     }
 
-    private mutating func judgeEnum(_ node: JSONNode, _ e: EnumShape, path: String, region: Region) {
+    private mutating func judgeEnum(_ node: JSONNode, _ e: EnumShape, region: Region) {
         let raws = e.cases.compactMap(\.rawValue)
         switch e.rawType {
         case .string?:
@@ -355,7 +372,7 @@ struct ShapeJudge {
                                      properties: c.associatedValues.map {
                                          StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: "\($0.shape)")
                                      })
-            judgeObject(m.value, fields, path: path + "." + m.key, region: region)
+            descend(m.key) { $0.judgeObject(m.value, fields, region: region) }
         }
     }
 }

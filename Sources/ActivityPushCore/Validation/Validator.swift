@@ -105,7 +105,7 @@ struct PushCheck {
         checkAlert()
         checkStartKeys()
         checkSchema()
-        checkPartSizes()
+        checkPartSizes(bodySize: body.count)
         if isBroadcast, event == .start, let ev = locate("event") {
             report(.startViaBroadcast, at: ev.path, ev.node.position,
                    "a broadcast push cannot start a Live Activity; APNs delivers it but no activity starts",
