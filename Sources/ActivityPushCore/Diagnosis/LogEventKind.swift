@@ -62,7 +62,7 @@ public struct LogLinePattern: Sendable {
     func matches(_ message: String) -> Bool {
         switch match {
         case .contains(let t): return message.contains(t)
-        case .exactly(let t): return message == t || message.hasPrefix(t + " ") || message.hasPrefix(t + ":")
+        case .exactly(let t): return message == t || message.hasPrefix(t + ":")
         }
     }
 }
