@@ -25,6 +25,8 @@ test: build
 # The shared scorers over the bundled fixtures (copies of ../shared/cases, logs, audit).
 test-tools:
 	python3 scripts/score-cases --cli $(CLI) Fixtures/cases
+	python3 scripts/score-logs --cli $(CLI) Fixtures/logs
+	python3 scripts/score-audit --cli $(CLI) Fixtures/audit
 	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh $(CLI); fi
 
 bench: release
