@@ -9,9 +9,10 @@ let checkCommand = Command(
 ) { argv in
     if argv.contains("--help") || argv.contains("-h") {
         print("""
-        usage: activity-push check PAYLOAD.json [--attributes PATH]... [--headers HEADERS.json]
+        usage: activity-push check PAYLOAD.json [--attributes PATH]... [--schema SCHEMA.json] [--headers HEADERS.json]
                                    [--now UNIX_SECONDS] [--strict] [--format text|json|sarif]
           --attributes  the app's .swift file or folder declaring its ActivityAttributes types (repeatable)
+          --schema      the app's types as saved by `activity-push schema --format json` (instead of --attributes)
           --headers     JSON object of APNs request headers (apns-push-type, apns-topic, apns-priority, …)
           --now         clock for staleness rules, UNIX seconds (default: now)
           --strict      unknown content-state keys are errors
@@ -22,6 +23,7 @@ let checkCommand = Command(
     }
     var a = try Arguments(argv, booleanFlags: ["--strict"])
     let attributes = a.values("--attributes")
+    let schemaPath = a.value("--schema")
     let headersPath = a.value("--headers")
     let now = try a.double("--now") ?? Date().timeIntervalSince1970
     let strict = a.flag("--strict")
@@ -32,7 +34,8 @@ let checkCommand = Command(
         throw UsageError("give exactly one PAYLOAD.json (or - for standard input)")
     }
     let body = try Inputs.bytes(payloadPath)
-    let schema = try Inputs.schema(attributes)
+    if schemaPath != nil, !attributes.isEmpty { throw UsageError("give --attributes or --schema, not both") }
+    let schema = try schemaPath.map(Inputs.schemaDescription) ?? Inputs.schema(attributes)
     var headers: APNsHeaders? = nil
     var positions: [String: SourcePosition] = [:]
     if let headersPath { (headers, positions) = try { let r = try Inputs.headers(headersPath); return (Optional(r.0), r.1) }() }

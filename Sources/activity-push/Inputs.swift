@@ -27,6 +27,23 @@ enum Inputs {
         }
     }
 
+    /// The app's schema from a file written by `activity-push schema --format json`.
+    static func schemaDescription(_ path: String) throws -> ActivitySchema {
+        let doc = JSONReader.read(try bytes(path))
+        if let p = doc.problems.first(where: { $0.kind != .duplicateKey }) {
+            throw UsageError("\(path):\(p.position.line):\(p.position.column): not valid JSON: \(p.message)")
+        }
+        guard let root = doc.root else { throw UsageError("\(path): empty") }
+        if root["$schema"] != nil {
+            throw UsageError("\(path) is a JSON Schema export; --schema takes the output of `activity-push schema --format json`")
+        }
+        do {
+            return try ActivitySchemaDescription.read(root.value)
+        } catch let e as SchemaReadError {
+            throw UsageError("\(path): \(e.message)")
+        }
+    }
+
     /// A headers file: a JSON object of header names (any case) to string or number values.
     /// Returns the headers and where each name sits in the file (for compiler-style locations).
     static func headers(_ path: String) throws -> (APNsHeaders, [String: SourcePosition]) {
