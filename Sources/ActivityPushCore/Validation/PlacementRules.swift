@@ -53,9 +53,11 @@ extension PushCheck {
     mutating func checkAPSPresence() {
         guard let root else { return }
         guard let m = root.member("aps") else {
+            let lookalike = root.value.members?.first(where: { ["aps", "apns", "aps-payload", "payload"].contains(LiveActivityKeys.fold($0.key)) })
             report(.missingAPS, at: "aps", root.position,
                    "the body has no \"aps\" dictionary; the device's Live Activity parser reads everything from aps and drops this push",
-                   fix: "wrap timestamp, event, content-state (and for start attributes-type, attributes, alert) in \"aps\": {…}")
+                   fix: lookalike.map { "rename \"\($0.key)\" to \"aps\" (lowercase, exactly)" }
+                       ?? "wrap timestamp, event, content-state (and for start attributes-type, attributes, alert) in \"aps\": {…}")
             return
         }
         guard m.value.value.members != nil else {
