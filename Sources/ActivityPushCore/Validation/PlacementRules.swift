@@ -53,7 +53,7 @@ extension PushCheck {
     mutating func checkAPSPresence() {
         guard let root else { return }
         guard let m = root.member("aps") else {
-            let lookalike = root.value.members?.first(where: { ["aps", "apns", "aps-payload", "payload"].contains(LiveActivityKeys.fold($0.key)) })
+            let lookalike = root.value.members?.first(where: { ["aps", "apns"].contains(LiveActivityKeys.fold($0.key)) })
             report(.missingAPS, at: "aps", root.position,
                    "the body has no \"aps\" dictionary; the device's Live Activity parser reads everything from aps and drops this push",
                    fix: lookalike.map { "rename \"\($0.key)\" to \"aps\" (lowercase, exactly)" }
