@@ -90,7 +90,7 @@ extension PushCheck {
     /// Reads an `aps` time as UNIX seconds, reporting `invalid-timestamp` / `timestamp-in-milliseconds`.
     mutating func unixSeconds(_ loc: Located, name: String) -> Double? {
         guard let n = loc.node.value.numberValue else {
-            let asString = loc.node.value.stringValue.flatMap { Double($0) }
+            let asString = loc.node.value.stringValue.flatMap { Double($0) ?? ShapeJudge.parseISO8601($0)?.timeIntervalSince1970 }
             report(.invalidTimestamp, at: loc.path, loc.node.position,
                    "\(name) is a \(loc.node.value.kindName); it must be a JSON number of UNIX seconds" + (name == "timestamp" ? " (the device logs \"Incoming message does not contain a timestamp\")" : ""),
                    fix: asString.map { "write the number without quotes: \(Int64($0))" } ?? "send \(name) as a number of seconds since 1970-01-01 UTC")

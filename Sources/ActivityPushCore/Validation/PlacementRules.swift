@@ -151,7 +151,7 @@ extension PushCheck {
         case .null:
             let path = components.joined(separator: ".")
             report(.nullValue, at: path, node.position,
-                   "\(path) is null; a null broke decoding on devices even for an Optional property, so the activity is not started or updated",
+                   "null here: a null broke decoding on devices even for an Optional property, so the activity is not started or updated",
                    fix: "omit the key instead of sending null")
         case .object(let members):
             for m in members where m.value.value.isContainerOrNull {

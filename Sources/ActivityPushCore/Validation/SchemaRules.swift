@@ -139,7 +139,7 @@ struct ShapeJudge {
         case .character:
             guard let s = node.value.stringValue else { return mismatch(node, path, "Character") }
             if s.count != 1 {
-                add(.typeMismatch, path, node.position, "\(path) is a Character; the string must hold exactly one character, not \(s.count)",
+                add(.typeMismatch, path, node.position, "the app's type declares this as a Character; the string must hold exactly one character, not \(s.count)",
                     fix: "send a one-character string")
             }
         case .integer(let kind):
@@ -152,19 +152,19 @@ struct ShapeJudge {
         case .url:
             guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
             if s.isEmpty || URL(string: s) == nil {
-                add(.typeMismatch, path, node.position, "\(path) is a URL but \"\(s)\" does not parse as one; decoding fails",
+                add(.typeMismatch, path, node.position, "the app's type declares this as a URL but \"\(s)\" does not parse as one; decoding fails",
                     fix: "send an absolute URL string such as \"https://example.com/…\" (percent-encode spaces)")
             }
         case .uuid:
             guard let s = node.value.stringValue else { return mismatch(node, path, "UUID") }
             if UUID(uuidString: s) == nil {
-                add(.typeMismatch, path, node.position, "\(path) is a UUID but \"\(s)\" is not in 8-4-4-4-12 hex form; decoding fails",
+                add(.typeMismatch, path, node.position, "the app's type declares this as a UUID but \"\(s)\" is not in 8-4-4-4-12 hex form; decoding fails",
                     fix: "send a UUID string such as \"\(UUID().uuidString)\"")
             }
         case .data:
             guard let s = node.value.stringValue else { return mismatch(node, path, "Data") }
             if Data(base64Encoded: s) == nil {
-                add(.typeMismatch, path, node.position, "\(path) is Data, which decodes from base64; \"\(s.prefix(40))\" is not base64",
+                add(.typeMismatch, path, node.position, "the app's type declares this as Data, which decodes from base64; \"\(s.prefix(40))\" is not base64",
                     fix: "send the bytes base64-encoded")
             }
         case .array(let element), .set(let element):
@@ -181,7 +181,7 @@ struct ShapeJudge {
 
     private mutating func mismatch(_ node: JSONNode, _ path: String, _ swiftType: String, fix: String? = nil) {
         add(.typeMismatch, path, node.position,
-            "\(path) is \(swiftType.hasPrefix("a") ? swiftType : "a " + swiftType) in the app's type but the payload has a JSON \(node.value.kindName); decoding fails and the push is dropped",
+            "the app's type declares this as \(swiftType.hasPrefix("a") ? swiftType : "a " + swiftType) but the payload has a JSON \(node.value.kindName); decoding fails and the push is dropped",
             fix: fix ?? "send a value of type \(swiftType)")
     }
 
@@ -202,7 +202,7 @@ struct ShapeJudge {
         if let v = n.integralValue {
             if v < kind.min || (v >= 0 && UInt64(v) > kind.maxUnsigned) {
                 add(.integerOutOfRange, path, node.position,
-                    "\(path) is \(kind.name) (\(kind.min)…\(kind.maxUnsigned)); \(n.lexeme) is outside that range, so decoding fails",
+                    "the app's type declares this as \(kind.name) (\(kind.min)…\(kind.maxUnsigned)); \(n.lexeme) is outside that range, so decoding fails",
                     fix: "send a value within \(kind.min)…\(kind.maxUnsigned), or widen the Swift type")
             }
             return
@@ -211,12 +211,12 @@ struct ShapeJudge {
             // Beyond Int64: only UInt64 / UInt can hold it.
             if !n.isNegative, let u = UInt64(n.lexeme), u <= kind.maxUnsigned { return }
             add(.integerOutOfRange, path, node.position,
-                "\(path) is \(kind.name); \(n.lexeme) does not fit, so decoding fails",
+                "the app's type declares this as \(kind.name); \(n.lexeme) does not fit, so decoding fails",
                 fix: "send a value within \(kind.min)…\(kind.maxUnsigned)")
             return
         }
         add(.typeMismatch, path, node.position,
-            "\(path) is \(kind.name) but the payload has \(n.lexeme), which has a fraction; the default decoder refuses it and the push is dropped",
+            "the app's type declares this as \(kind.name) but the payload has \(n.lexeme), which has a fraction; the default decoder refuses it and the push is dropped",
             fix: "send a whole number (\(Int64(n.doubleValue.rounded()))), or make the Swift property Double")
     }
 
@@ -227,11 +227,11 @@ struct ShapeJudge {
             if v >= 1.0e11 {
                 let seconds = (v / 1000).rounded(.down)
                 add(.dateNotReferenceEpoch, path, node.position,
-                    "\(path) is a Date, decoded as seconds since 2001-01-01; \(n.lexeme) looks like UNIX milliseconds and lands thousands of years ahead",
+                    "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) looks like UNIX milliseconds and lands thousands of years ahead",
                     fix: "send \(Int64(seconds - Self.referenceOffset)) (= \(n.lexeme) / 1000 − 978307200)")
             } else if Self.unixRange.contains(v) {
                 add(.dateNotReferenceEpoch, path, node.position,
-                    "\(path) is a Date, decoded as seconds since 2001-01-01; \(n.lexeme) is UNIX seconds and decodes ~31 years late (\(Self.yearOf(referenceSeconds: v)))",
+                    "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) is UNIX seconds and decodes ~31 years late (\(Self.yearOf(referenceSeconds: v)))",
                     fix: "send \(Self.format(v - Self.referenceOffset)) (= \(n.lexeme) − 978307200), or make the property a Double of UNIX seconds")
             }
         case .string(let s):
@@ -240,7 +240,7 @@ struct ShapeJudge {
                 fix = "send \(Self.format(d.timeIntervalSinceReferenceDate)) (\(s) as seconds since 2001-01-01)"
             }
             add(.dateNotNumeric, path, node.position,
-                "\(path) is a Date; the default decoder reads a number of seconds since 2001-01-01, so the string \"\(s.prefix(40))\" fails to decode",
+                "the app's type declares this as a Date; the default decoder reads a number of seconds since 2001-01-01, so the string \"\(s.prefix(40))\" fails to decode",
                 fix: fix)
         default:
             mismatch(node, path, "Date", fix: "send a number of seconds since 2001-01-01 00:00:00 UTC")
@@ -273,7 +273,7 @@ struct ShapeJudge {
             for m in members {
                 if case .integer = key.unwrapped, Int64(m.key) == nil {
                     add(.typeMismatch, path + "." + m.key, m.keyPosition,
-                        "\(path) has Int keys; \"\(m.key)\" is not an integer, so decoding fails",
+                        "this dictionary has Int keys; \"\(m.key)\" is not an integer, so decoding fails",
                         fix: "use integer keys written as strings, e.g. \"1\"")
                     continue
                 }
@@ -357,7 +357,7 @@ struct ShapeJudge {
             }
             guard members.count == 1, let m = members.first else {
                 add(.typeMismatch, path, node.position,
-                    "\(path) is \(e.name), encoded as an object with exactly one key (the case name); it has \(members.count)",
+                    "the app's type declares this as \(e.name), encoded as an object with exactly one key (the case name); it has \(members.count)",
                     fix: "send {\"<case>\": {…}} with one of \(e.cases.map(\.name).joined(separator: ", "))")
                 return
             }
