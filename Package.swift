@@ -40,6 +40,8 @@ let package = Package(
                                          "ActivityPushQueue", "ActivityPushConsole"]),
 
         .testTarget(name: "ActivityPushCoreTests", dependencies: ["ActivityPushCore"]),
+        // Runs the built `activity-push` executable (exit statuses, output formats).
+        .testTarget(name: "ActivityPushCLITests"),
         .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),
