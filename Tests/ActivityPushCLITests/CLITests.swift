@@ -5,11 +5,13 @@ import XCTest
 final class CLITests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+    /// The `activity-push` built alongside this test bundle (`.build/<triple>/<config>/`).
     static var executable: URL {
-        // The test bundle sits next to the products it was built with (.build/<config>/).
-        var dir = Bundle(for: CLITests.self).bundleURL.deletingLastPathComponent()
-        if dir.lastPathComponent == "Contents" { dir = dir.deletingLastPathComponent().deletingLastPathComponent() }
-        return dir.appendingPathComponent("activity-push")
+        let bundle = Bundle(for: CLITests.self).bundleURL
+        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
+                          repository.appendingPathComponent(".build/debug")]
+            .map { $0.appendingPathComponent("activity-push") }
+        return candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) ?? candidates[0]
     }
     static let kora = repository.appendingPathComponent("examples/kora").path
 
@@ -39,8 +41,11 @@ final class CLITests: XCTestCase {
     }
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: Self.executable.path),
-                          "activity-push not built at \(Self.executable.path)")
+        // Not a skip: `make test` builds the executable first, so a missing one is a failure.
+        if !FileManager.default.isExecutableFile(atPath: Self.executable.path) {
+            XCTFail("activity-push is not built next to the tests (\(Self.executable.path)); run `swift build` first")
+            throw CancellationError()
+        }
     }
 
     func testCheckExitStatusesAndCompilerStyleText() throws {
