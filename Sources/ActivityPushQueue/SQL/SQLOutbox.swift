@@ -167,7 +167,7 @@ final class SQLOutbox {
             WHERE o.state = 'pending' AND o.event = 'update'
               AND o.target IN (SELECT t.target FROM ap_pushes t WHERE t.id BETWEEN ? AND ? AND t.event IN ('update', 'end'))
               AND EXISTS (SELECT 1 FROM ap_pushes n WHERE \(match))
-            RETURNING o.id, o.target_redacted, o.apns_id, o.superseded_by
+            RETURNING id, target_redacted, apns_id, superseded_by
             """
         let rows = try db.query(sql, [.double(now), .int(firstID), .int(lastID), .int(firstID), .int(lastID),
                                       .int(firstID), .int(lastID)])
