@@ -14,6 +14,8 @@ let commands: [Command] = [
     benchCommand,
     logsCommand,
     auditCommand,
+    queueCommand,
+    workerCommand,
 ]
 
 @MainActor func usage() -> String {
