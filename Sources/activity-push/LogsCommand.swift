@@ -72,7 +72,7 @@ let logsCommand = Command(
             if let pairing { event.pairing = pairing.pair(event) }
             if event.isRejection { rejections += 1 }
             if format == "json" {
-                out.write((count == 0 ? "\n" : ",\n") + indent(JSONWriter.pretty(event.json)))
+                out.write((count == 0 ? "\n" : ",\n") + event.jsonText())
             } else {
                 out.write(textLines(event))
             }
@@ -90,10 +90,6 @@ let logsCommand = Command(
         throw UsageError(e.description)
     }
     return rejections > 0 ? 1 : 0
-}
-
-private func indent(_ s: String) -> String {
-    "  " + s.replacingOccurrences(of: "\n", with: "\n  ")
 }
 
 private func textLines(_ e: LiveActivityLogEvent) -> String {

@@ -209,6 +209,13 @@ public struct DeviceLogReader {
 
     /// Builds an entry from one `log --style json|ndjson` object. nil for footers and objects without a message.
     static func entry(fromJSON bytes: [UInt8], line: Int?, index: Int?) -> DeviceLogEntry? {
+        // Fast path: read only the four top-level string fields needed; fall back to the full reader.
+        if let f = bytes.withUnsafeBufferPointer({ TopLevelStringFields.scan($0) }) {
+            guard let message = f.message else { return nil }
+            var process = f.process ?? ""
+            if process.isEmpty, let path = f.imagePath { process = String(path.split(separator: "/").last ?? "") }
+            return DeviceLogEntry(time: f.timestamp ?? "", process: process, message: trimTrailing(message), line: line, index: index)
+        }
         guard let root = JSONReader.read(bytes).root, let message = root["eventMessage"]?.value.stringValue else {
             return nil
         }

@@ -36,6 +36,24 @@ public struct LiveActivityLogEvent: Sendable {
         self.index = index
     }
 
+    /// The same object as ``json``, written directly as indented text (fast path for large logs).
+    public func jsonText(indent: String = "  ") -> String {
+        var o = indent + "{\n"
+        let i2 = indent + "  "
+        o += i2 + "\"time\": "; JSONWriter.writeString(time, into: &o)
+        o += ",\n" + i2 + "\"process\": "; JSONWriter.writeString(process, into: &o)
+        o += ",\n" + i2 + "\"kind\": "; JSONWriter.writeString(kind.rawValue, into: &o)
+        o += ",\n" + i2 + "\"bundle\": "
+        if let bundle { JSONWriter.writeString(bundle, into: &o) } else { o += "null" }
+        o += ",\n" + i2 + "\"likely_causes\": ["
+        for (n, c) in likelyCauses.enumerated() { o += n == 0 ? "" : ", "; JSONWriter.writeString(c, into: &o) }
+        o += "],\n" + i2 + "\"message\": "; JSONWriter.writeString(message, into: &o)
+        if let index { o += ",\n" + i2 + "\"index\": \(index)" } else if let line { o += ",\n" + i2 + "\"line\": \(line)" }
+        if let p = pairing { o += ",\n" + i2 + "\"cause\": " + JSONWriter.compact(p.json) }
+        o += "\n" + indent + "}"
+        return o
+    }
+
     /// The JSON object `logs --format json` prints (key order as in `logs/*.expected.json`).
     public var json: JSONValue {
         var pairs: [(String, JSONValue)] = [
@@ -84,23 +102,44 @@ public struct LiveActivityLogAnalyzer {
         return e
     }
 
+    private static let topicMarker = Array("Received message for enabled topic '".utf8)
+    private static let tokenMarker = Array("for device token: ".utf8)
+
     private mutating func noteApsd(_ message: String) {
-        guard message.contains("Received message for enabled topic") else { return }
-        lastTopicBundle = nil
-        lastToken = nil
-        if let r = message.range(of: "enabled topic '") {
-            let rest = message[r.upperBound...]
-            if let end = rest.firstIndex(of: "'") {
-                let topic = String(rest[..<end])
-                if !topic.hasPrefix("<") {
-                    lastTopicBundle = topic.replacingOccurrences(of: ".push-type.liveactivity", with: "")
-                }
+        var m = message
+        m.withUTF8 { b in
+            guard let t = Self.find(b, Self.topicMarker) else { return }
+            lastTopicBundle = nil
+            lastToken = nil
+            var e = t
+            while e < b.count, b[e] != 39 { e += 1 }
+            if e > t, b[t] != 60 /* < */ {
+                let topic = String(decoding: UnsafeBufferPointer(rebasing: b[t..<e]), as: UTF8.self)
+                lastTopicBundle = topic.hasSuffix(".push-type.liveactivity")
+                    ? String(topic.dropLast(".push-type.liveactivity".count)) : topic
+            }
+            if let k = Self.find(b, Self.tokenMarker) {
+                var j = k
+                while j < b.count, (b[j] >= 48 && b[j] <= 57) || (b[j] | 0x20 >= 97 && b[j] | 0x20 <= 102) { j += 1 }
+                if j - k >= 8 { lastToken = String(decoding: UnsafeBufferPointer(rebasing: b[k..<j]), as: UTF8.self).lowercased() }
             }
         }
-        if let r = message.range(of: "for device token: ") {
-            let tok = message[r.upperBound...].prefix(while: { $0.isHexDigit })
-            if tok.count >= 8 { lastToken = String(tok).lowercased() }
+    }
+
+    /// Index just after the first occurrence of `needle`, or nil.
+    private static func find(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Int? {
+        let n = needle.count
+        guard hay.count >= n else { return nil }
+        var i = 0
+        while i <= hay.count - n {
+            if hay[i] == needle[0] {
+                var k = 1
+                while k < n, hay[i + k] == needle[k] { k += 1 }
+                if k == n { return i + n }
+            }
+            i += 1
         }
+        return nil
     }
 }
 

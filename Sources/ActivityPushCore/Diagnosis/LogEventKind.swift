@@ -136,9 +136,28 @@ public enum LogLineCatalog {
         .init(kind: .activityStarted, match: .exactly("Activity started"), payloadCauses: [], deliveryCauses: []),
     ]
 
+    /// Each pattern's text as UTF-8, for matching on bytes (String.contains is slow on Linux).
+    private static let needles: [(bytes: [UInt8], exact: Bool)] = patterns.map { p in
+        switch p.match {
+        case .contains(let t): return (Array(t.utf8), false)
+        case .exactly(let t): return (Array(t.utf8), true)
+        }
+    }
+
     /// The pattern a `liveactivitiesd` message matches, or nil for lines the analyzer does not report.
     public static func pattern(for message: String) -> LogLinePattern? {
-        patterns.first(where: { $0.matches(message) })
+        var m = message
+        return m.withUTF8 { buf in
+            for (i, n) in needles.enumerated() {
+                if n.exact {
+                    if buf.count == n.bytes.count || (buf.count > n.bytes.count && buf[n.bytes.count] == 58),
+                       buf.starts(with: n.bytes) { return patterns[i] }
+                } else if DeviceLogReader.contains(buf, n.bytes) {
+                    return patterns[i]
+                }
+            }
+            return nil
+        }
     }
 
     /// The pattern of a kind, or nil for a kind this catalog does not know.

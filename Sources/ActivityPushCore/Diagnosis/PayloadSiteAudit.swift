@@ -57,8 +57,9 @@ public struct PayloadSiteAudit: Sendable {
         let rootPath = rootURL.path.hasSuffix("/") ? rootURL.path : rootURL.path + "/"
         var units: [FileUnit] = []
         var scanned = 0
-        let needles = ["aps", "APS", "Aps", "ContentState", "contentState", "content-state", "content_state",
-                       "LiveActivity", "Attributes"].map { Array($0.utf8) }
+        let needles = ["ContentState", "contentState", "content-state", "content_state", "LiveActivity",
+                       "liveActivity", "live_activity", "liveactivity"].map { Array($0.utf8) }
+        let swiftNeedles = needles + [Array("Attributes".utf8)]
         for case let url as URL in walker {
             let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .fileSizeKey])
             let name = url.lastPathComponent
@@ -75,7 +76,9 @@ public struct PayloadSiteAudit: Sendable {
             scanned += 1
             let bytes = [UInt8](data)
             guard !bytes.contains(0) else { continue }
-            let hit = bytes.withUnsafeBufferPointer { buf in needles.contains { DeviceLogReader.contains(buf, $0) } }
+            let hit = bytes.withUnsafeBufferPointer { buf in
+                Self.containsApsWord(buf) || (language == .swift ? swiftNeedles : needles).contains { DeviceLogReader.contains(buf, $0) }
+            }
             guard hit else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             let rel = url.standardizedFileURL.path.hasPrefix(rootPath) ? String(url.standardizedFileURL.path.dropFirst(rootPath.count)) : url.path
@@ -83,6 +86,22 @@ public struct PayloadSiteAudit: Sendable {
         }
         units.sort(by: { $0.path < $1.path })
         return analyse(units, filesScanned: scanned)
+    }
+
+    /// `aps` / `APS` / `Aps` as a whole word (not `maps`, `perhaps`).
+    static func containsApsWord(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        var i = 0
+        while i + 2 < n {
+            let c = b[i] | 0x20
+            if c == 97, b[i + 1] | 0x20 == 112, b[i + 2] | 0x20 == 115 {
+                let before = i == 0 ? 32 : b[i - 1]
+                let after = i + 3 < n ? b[i + 3] : 32
+                if !SourceTokenizer.isIdent(before), !SourceTokenizer.isIdent(after) { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// Audits in-memory files (`path` relative, `text` its contents) — the same analysis as ``run(root:)``.

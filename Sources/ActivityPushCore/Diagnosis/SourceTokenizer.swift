@@ -252,13 +252,19 @@ struct SourceTokenizer {
                 continue
             }
             // Multi-character punctuation
-            let three = [("...", 3), ("<<<", 3), ("===", 3), ("!==", 3), ("**=", 3)]
-            var matched = false
-            for (p, len) in three where Self.startsWith(s, i, p) { add(.punct, i, i + len, line); i += len; matched = true; break }
-            if matched { continue }
-            let two = ["=>", ":=", "==", "!=", "<=", ">=", "::", "->", "**", "&&", "||", "??", "?.", "<<", "+=", "-="]
-            for p in two where Self.startsWith(s, i, p) { add(.punct, i, i + 2, line); i += 2; matched = true; break }
-            if matched { continue }
+            let c1 = peek(1), c2 = peek(2)
+            var len = 1
+            if (c == 46 && c1 == 46 && c2 == 46) || (c == 60 && c1 == 60 && c2 == 60) || (c == 61 && c1 == 61 && c2 == 61)
+                || (c == 33 && c1 == 61 && c2 == 61) || (c == 42 && c1 == 42 && c2 == 61) {
+                len = 3
+            } else if Self.twoCharPunct(c, c1) {
+                len = 2
+            }
+            if len > 1 {
+                add(.punct, i, i + len, line)
+                i += len
+                continue
+            }
             if language == .ruby, c == 58 /* :symbol */, Self.isIdentStart(peek(1)), i > 0, s[i - 1] != 58 {
                 let st = i + 1
                 i += 1
@@ -288,6 +294,17 @@ struct SourceTokenizer {
             k += 1
         }
         return s.count
+    }
+
+    /// `=>` `:=` `==` `!=` `<=` `>=` `::` `->` `**` `&&` `||` `??` `?.` `<<` `+=` `-=`
+    @inline(__always) static func twoCharPunct(_ a: UInt8, _ b: UInt8) -> Bool {
+        switch (a, b) {
+        case (61, 62), (58, 61), (61, 61), (33, 61), (60, 61), (62, 61), (58, 58), (45, 62), (42, 42), (38, 38),
+             (124, 124), (63, 63), (63, 46), (60, 60), (43, 61), (45, 61):
+            return true
+        default:
+            return false
+        }
     }
 
     static func startsWith(_ s: [UInt8], _ i: Int, _ p: String) -> Bool {
