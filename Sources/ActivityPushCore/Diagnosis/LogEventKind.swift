@@ -168,23 +168,27 @@ public enum LogLineCatalog {
     /// The bundle id when the line itself names it: the budget line (`… for <bundle>::pushToStart; …`) or a
     /// revealed `Received pushToStart notification for <bundle>`. Redacted values (`<private>`) give nil.
     public static func bundle(in message: String, kind: LogEventKind) -> String? {
-        func clean(_ s: Substring) -> String? {
-            let t = s.trimmingCharacters(in: .whitespaces)
-            guard !t.isEmpty, !t.hasPrefix("<"), !t.contains(" ") else { return nil }
-            return t
+        let marker: String
+        switch kind {
+        case .pushToStartBudgetExceeded: marker = "budget exceeded for "
+        case .receivedPushToStart: marker = "notification for "
+        default: return nil
         }
-        if kind == .pushToStartBudgetExceeded, let r = message.range(of: "budget exceeded for ") {
-            let rest = message[r.upperBound...]
-            let end = rest.range(of: "::")?.lowerBound ?? rest.firstIndex(of: ";") ?? rest.endIndex
-            return clean(rest[..<end])
+        guard let r = message.utf8.firstRange(of: marker.utf8) else { return nil }
+        let rest = message.utf8[r.upperBound...]
+        var end = rest.endIndex
+        var k = rest.startIndex
+        while k < rest.endIndex {
+            let c = rest[k]
+            if c == 59 || c == 10 || c == 44 || c == 32 { end = k; break } // ; newline , space
+            if c == 58, rest.index(after: k) < rest.endIndex, rest[rest.index(after: k)] == 58 { end = k; break } // ::
+            k = rest.index(after: k)
         }
-        if kind == .receivedPushToStart, let r = message.range(of: "notification for ") {
-            let rest = message[r.upperBound...]
-            let end = rest.firstIndex(where: { $0 == "\n" || $0 == ";" || $0 == "," }) ?? rest.endIndex
-            return clean(rest[..<end])
-        }
-        return nil
+        let value = String(decoding: rest[rest.startIndex..<end], as: UTF8.self)
+        guard !value.isEmpty, !value.hasPrefix("<") else { return nil }
+        return value
     }
+
 }
 
 import Foundation
