@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+@testable import ActivityPushCore
+
+/// Errors name the file (and line) and say the fix.
+final class SchemaReaderErrorTests: XCTestCase {
+    private func message(_ body: () throws -> ActivitySchema) -> String {
+        do {
+            _ = try body()
+            XCTFail("expected SchemaReadError")
+            return ""
+        } catch let e as SchemaReadError {
+            return e.message
+        } catch {
+            XCTFail("unexpected \(error)")
+            return ""
+        }
+    }
+
+    func testMissingPath() {
+        let m = message { try SwiftSourceReader.read(paths: ["/nonexistent/Attributes.swift"]) }
+        XCTAssertTrue(m.contains("/nonexistent/Attributes.swift"))
+        XCTAssertTrue(m.contains("Fix:"))
+    }
+
+    func testFolderWithoutSwiftFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("schema-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("x".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        let m = message { try SwiftSourceReader.read(paths: [dir.path]) }
+        XCTAssertTrue(m.contains(dir.path) && m.contains("no .swift file"), m)
+    }
+
+    func testUnreadableFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("schema-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("Latin1.swift")
+        try Data([0x73, 0x74, 0x72, 0x75, 0x63, 0x74, 0x20, 0xE9, 0xFF]).write(to: file)
+        let m = message { try SwiftSourceReader.read(paths: [file.path]) }
+        XCTAssertTrue(m.contains("Latin1.swift") && m.contains("UTF-8"), m)
+    }
+
+    func testNoActivityAttributesType() {
+        let m = message { try SchemaTestSupport.read("struct Plain: Codable { var a: Int }", file: "Plain.swift") }
+        XCTAssertTrue(m.contains("Plain.swift") && m.contains("ActivityAttributes") && m.contains("Fix:"), m)
+    }
+
+    func testSyntaxProblemsNameFileAndLine() {
+        let cases: [(String, String)] = [
+            ("struct A: ActivityAttributes {\n  var a: Int\n", "Open.swift:1:"),
+            ("struct A: ActivityAttributes {\n  var s = \"abc\n}\n", "Str.swift:2:"),
+            ("struct A: ActivityAttributes {}\n/* never closed\n", "Comment.swift:2:"),
+            ("struct A: ActivityAttributes {\n  func f() { let x = (1, 2 }\n}\n", "Paren.swift:2:"),
+            ("}\nstruct A: ActivityAttributes {}\n", "Close.swift:1:"),
+            ("struct A: ActivityAttributes {\n  let t = \"\"\"\n  open\n}\n", "Multi.swift:2:"),
+        ]
+        for (text, prefix) in cases {
+            let file = String(prefix.split(separator: ":")[0])
+            let m = message { try SchemaTestSupport.read(text, file: file) }
+            XCTAssertTrue(m.hasPrefix(prefix), "\(file): \(m)")
+            XCTAssertTrue(m.contains("Fix:"), m)
+        }
+    }
+
+    func testBracesInsideStringsAndCommentsAreNotSyntaxErrors() throws {
+        let schema = try SchemaTestSupport.read(#"""
+        struct A: ActivityAttributes {
+            struct ContentState: Codable, Hashable { var v: Int }
+            static let a = "}}}" // }
+            static let b = #"{"# /* { /* } */ { */
+            static let c = "\( "}" + ")" )"
+            var w: String
+        }
+        """#)
+        XCTAssertEqual(schema.types.first?.attributes.object?.properties.map(\.key), ["w"])
+    }
+}
