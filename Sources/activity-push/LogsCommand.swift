@@ -72,7 +72,8 @@ let logsCommand = Command(
             if let pairing { event.pairing = pairing.pair(event) }
             if event.isRejection { rejections += 1 }
             if format == "json" {
-                out.write((count == 0 ? "\n" : ",\n") + event.jsonText())
+                out.write(count == 0 ? "\n" : ",\n")
+                out.append { event.appendJSON(to: &$0) }
             } else {
                 out.write(textLines(event))
             }
@@ -115,6 +116,11 @@ final class BufferedStdout: @unchecked Sendable {
     private var wroteAny = false
     func write(_ s: String) {
         buffer += s.utf8
+        if buffer.count >= 1 << 16 { flush() }
+    }
+    /// Lets a writer append bytes directly.
+    func append(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
         if buffer.count >= 1 << 16 { flush() }
     }
     func flush() {

@@ -36,22 +36,38 @@ public struct LiveActivityLogEvent: Sendable {
         self.index = index
     }
 
-    /// The same object as ``json``, written directly as indented text (fast path for large logs).
-    public func jsonText(indent: String = "  ") -> String {
-        var o = indent + "{\n"
+    /// The same object as ``json``, appended as indented UTF-8 JSON text (fast path for large logs).
+    public func appendJSON(to o: inout [UInt8], indent: String = "  ") {
+        func raw(_ s: String) { o += s.utf8 }
+        func str(_ s: String) {
+            o.append(34)
+            for c in s.utf8 {
+                switch c {
+                case 34: o += [92, 34]
+                case 92: o += [92, 92]
+                case 10: o += [92, 110]
+                case 13: o += [92, 114]
+                case 9: o += [92, 116]
+                case 0..<32:
+                    let hex = Array("0123456789abcdef".utf8)
+                    o += [92, 117, 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]]
+                default: o.append(c)
+                }
+            }
+            o.append(34)
+        }
         let i2 = indent + "  "
-        o += i2 + "\"time\": "; JSONWriter.writeString(time, into: &o)
-        o += ",\n" + i2 + "\"process\": "; JSONWriter.writeString(process, into: &o)
-        o += ",\n" + i2 + "\"kind\": "; JSONWriter.writeString(kind.rawValue, into: &o)
-        o += ",\n" + i2 + "\"bundle\": "
-        if let bundle { JSONWriter.writeString(bundle, into: &o) } else { o += "null" }
-        o += ",\n" + i2 + "\"likely_causes\": ["
-        for (n, c) in likelyCauses.enumerated() { o += n == 0 ? "" : ", "; JSONWriter.writeString(c, into: &o) }
-        o += "],\n" + i2 + "\"message\": "; JSONWriter.writeString(message, into: &o)
-        if let index { o += ",\n" + i2 + "\"index\": \(index)" } else if let line { o += ",\n" + i2 + "\"line\": \(line)" }
-        if let p = pairing { o += ",\n" + i2 + "\"cause\": " + JSONWriter.compact(p.json) }
-        o += "\n" + indent + "}"
-        return o
+        raw(indent + "{\n" + i2 + "\"time\": "); str(time)
+        raw(",\n" + i2 + "\"process\": "); str(process)
+        raw(",\n" + i2 + "\"kind\": "); str(kind.rawValue)
+        raw(",\n" + i2 + "\"bundle\": ")
+        if let bundle { str(bundle) } else { raw("null") }
+        raw(",\n" + i2 + "\"likely_causes\": [")
+        for (n, c) in likelyCauses.enumerated() { if n > 0 { raw(", ") }; str(c) }
+        raw("],\n" + i2 + "\"message\": "); str(message)
+        if let index { raw(",\n" + i2 + "\"index\": \(index)") } else if let line { raw(",\n" + i2 + "\"line\": \(line)") }
+        if let p = pairing { raw(",\n" + i2 + "\"cause\": " + JSONWriter.compact(p.json)) }
+        raw("\n" + indent + "}")
     }
 
     /// The JSON object `logs --format json` prints (key order as in `logs/*.expected.json`).
