@@ -22,7 +22,9 @@ let benchCommand = Command(
 }
 
 /// Benchmarks other modules add (`send`, `queue`): name → entry point.
-let benchSubcommands: [String: @Sendable ([String]) throws -> Int32] = [:]
+let benchSubcommands: [String: @Sendable ([String]) throws -> Int32] = [
+    "queue": runBenchQueue,
+]
 
 enum BenchValidate {
     /// Where the bundled benchmark inputs live, relative to the executable's repository checkout or the cwd.
