@@ -1,0 +1,47 @@
+import Foundation
+
+/// One complete HTTP/2 request as the transport hands it to the APNs logic.
+struct MockRequest: Sendable {
+    var method: String
+    var path: String
+    /// Regular headers (names lowercase, as HTTP/2 carries them), in arrival order; pseudo-headers excluded.
+    var headers: [(name: String, value: String)]
+    /// The body, cut at `MockRequest.storedBodyLimit` bytes; `bodyLength` is the full received length.
+    var body: [UInt8]
+    var bodyLength: Int
+    /// Identifies the connection, for per-connection provider-token state.
+    var connectionID: Int
+
+    /// Bytes of a body kept; more are counted, not stored (APNs answers 413 to them anyway).
+    static let storedBodyLimit = 16 * 1024
+
+    func header(_ name: String) -> String? { headers.first(where: { $0.name == name })?.value }
+    func count(_ name: String) -> Int { headers.reduce(0) { $0 + ($1.name == name ? 1 : 0) } }
+}
+
+/// What the transport should do with one request.
+struct MockResponse: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)] = []
+    var body: [UInt8] = []
+    /// Wait this long before answering (fault injection).
+    var delayMilliseconds: Int = 0
+    /// After this answer: nothing (nil), a GOAWAY, or an abrupt close without an answer.
+    var connectionAction: ConnectionAction? = nil
+    /// A valid provider token was seen: raise SETTINGS_MAX_CONCURRENT_STREAMS on this connection.
+    var authenticated = false
+
+    enum ConnectionAction: Sendable { case goaway, drop }
+
+    /// `{"reason":"…"}` with `apns-id` (device endpoint) or `apns-request-id` (broadcast/channels) set by the caller.
+    static func error(_ status: Int, _ reason: MockReason, extra: String = "") -> MockResponse {
+        var text = "{\"reason\":"
+        JSONText.appendString(reason.rawValue, to: &text)
+        text += extra + "}"
+        return MockResponse(status: status, headers: [("content-type", "application/json")], body: Array(text.utf8))
+    }
+
+    static func json(_ status: Int, _ text: String) -> MockResponse {
+        MockResponse(status: status, headers: [("content-type", "application/json")], body: Array(text.utf8))
+    }
+}

@@ -1,0 +1,20 @@
+/// Why the mock could not start or could not read its configuration. Each message names the file or flag and
+/// the fix.
+public enum MockAPNsError: Error, Sendable, CustomStringConvertible {
+    /// Binding or listening failed (address in use, bad host).
+    case socket(String)
+    /// TLS set-up or certificate generation failed.
+    case tls(String)
+    /// The `.p8` provider key could not be read.
+    case authKey(String)
+    /// A `--faults` spec could not be parsed.
+    case faults(String)
+    /// The journal file could not be opened.
+    case journal(String)
+
+    public var description: String {
+        switch self {
+        case .socket(let m), .tls(let m), .authKey(let m), .faults(let m), .journal(let m): return m
+        }
+    }
+}
