@@ -1,0 +1,33 @@
+import ActivityPushCore
+
+/// What `activity-push serve` was started with, minus secrets the API never shows.
+public struct ConsoleConfiguration: Sendable {
+    /// The app's types, read from `--attributes`; nil when none were given (schema rules are then skipped).
+    public var schema: ActivitySchema?
+    /// `--bundle-id`: `apns-topic` is `<bundleID>.push-type.liveactivity`.
+    public var bundleID: String
+    /// Where sends go (`sandbox`, `production`, or the `--url`), shown on the page.
+    public var environmentName: String
+    /// The queue label pushes are enqueued under (the environment a `queue work` process claims).
+    public var queueEnvironment: String
+    /// When set, every request must carry `Authorization: Bearer <token>` (or HTTP Basic with it as password).
+    public var apiToken: String?
+    /// Request bodies over this are refused with 413.
+    public var maxBodyBytes: Int
+    /// Read device outcomes from the server's `/_mock/journal` after each send (for `mock-apns`).
+    public var readMockJournal: Bool
+    /// `--strict` for the page's checks: unknown content-state keys are errors.
+    public var strict: Bool
+
+    public init(schema: ActivitySchema?, bundleID: String, environmentName: String, queueEnvironment: String = "sandbox",
+                apiToken: String? = nil, maxBodyBytes: Int = 64 * 1024, readMockJournal: Bool = false, strict: Bool = false) {
+        self.schema = schema
+        self.bundleID = bundleID
+        self.environmentName = environmentName
+        self.queueEnvironment = queueEnvironment
+        self.apiToken = apiToken
+        self.maxBodyBytes = maxBodyBytes
+        self.readMockJournal = readMockJournal
+        self.strict = strict
+    }
+}

@@ -1,0 +1,62 @@
+import ActivityPushCore
+import Foundation
+
+/// One push the console sent or enqueued, as `GET /v1/journal` shows it. Tokens appear only redacted
+/// (first and last 4 hex digits).
+struct ConsoleJournalEntry: Sendable {
+    var time: Double
+    /// `send` or `enqueue`.
+    var action: String
+    var event: String
+    /// Redacted device token, or `channel:<id>` for a broadcast.
+    var target: String
+    var status: Int?
+    var reason: String?
+    var apnsID: String?
+    var latencyMilliseconds: Double?
+    /// The transport error when no APNs answer came.
+    var error: String?
+    /// What the (mock) device did with it, when known: `started`, `updated`, `ended`, `ignored`, `rejected`.
+    var device: DeviceOutcome?
+    /// Queue row ids (enqueue).
+    var queueIDs: [Int64] = []
+
+    var json: JSONValue {
+        var m: [(String, JSONValue)] = [
+            ("time", .string(Self.iso8601(time))), ("action", .string(action)), ("event", .string(event)),
+            ("target", .string(target)),
+        ]
+        m.append(("status", status.map { .int($0) } ?? .null))
+        m.append(("reason", reason.map { .string($0) } ?? .null))
+        m.append(("apnsID", apnsID.map { .string($0) } ?? .null))
+        m.append(("latencyMs", latencyMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null))
+        if let error { m.append(("error", .string(error))) }
+        m.append(("device", device?.json ?? .null))
+        if !queueIDs.isEmpty { m.append(("queueIDs", .arr(queueIDs.map { .number(JSONNumber(lexeme: String($0))) }))) }
+        return .obj(m)
+    }
+
+    static func iso8601(_ t: Double) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: Date(timeIntervalSince1970: t))
+    }
+}
+
+/// The last sends and enqueues of this console process (newest first), bounded.
+final class ConsoleJournal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [ConsoleJournalEntry] = []
+    let capacity: Int
+
+    init(capacity: Int = 200) { self.capacity = capacity }
+
+    func append(_ e: ConsoleJournalEntry) {
+        lock.withLock {
+            entries.insert(e, at: 0)
+            if entries.count > capacity { entries.removeLast(entries.count - capacity) }
+        }
+    }
+
+    func recent(_ limit: Int) -> [ConsoleJournalEntry] { lock.withLock { Array(entries.prefix(limit)) } }
+}

@@ -1,0 +1,40 @@
+import ActivityPushAPNs
+import ActivityPushCore
+import Foundation
+
+/// What the device did with a delivered push. Real APNs does not say; `activity-push mock-apns` does, in its
+/// journal (`GET /_mock/journal`, keyed by `apns-id`), which the console reads when `serve --url` points at it.
+struct DeviceOutcome: Sendable {
+    /// `started`, `updated`, `ended`, `ignored` or `rejected`.
+    var outcome: String
+    /// The device log line the emulator wrote, if any.
+    var log: String?
+    /// The finding codes / causes behind a `rejected` or `ignored` outcome.
+    var causes: [String]
+
+    var json: JSONValue {
+        .obj([("outcome", .string(outcome)), ("log", log.map { .string($0) } ?? .null),
+              ("causes", .arr(causes.map { .string($0) }))])
+    }
+
+    /// Reads the mock's journal over the client's own HTTP/2 connection and returns the device verdict for
+    /// `apnsID`; nil when the server is not a mock, the entry is missing, or it holds no device verdict.
+    static func lookup(apnsID: String, client: APNsClient) async -> DeviceOutcome? {
+        let url = client.environment.deviceURL + "/_mock/journal"
+        guard case .success(let r) = await client.transport.send(HTTP2Request(method: "GET", url: url, headers: [])),
+              r.status == 200, let root = JSONReader.read(r.body).root, case .array(let items) = root.value
+        else { return nil }
+        for item in items.reversed() where item["apns-id"]?.value.stringValue?.lowercased() == apnsID.lowercased() {
+            guard let device = item["device"], let outcome = device["outcome"]?.value.stringValue else { return nil }
+            var causes: [String] = []
+            if case .array(let cs)? = device["causes"]?.value {
+                for c in cs {
+                    if let s = c.value.stringValue { causes.append(s) }
+                    else if let code = c["code"]?.value.stringValue { causes.append(code) }
+                }
+            }
+            return DeviceOutcome(outcome: outcome, log: device["log"]?.value.stringValue, causes: causes)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,220 @@
+import CMicroHTTPD
+import Foundation
+
+/// Why the console's HTTP server could not start.
+public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A small HTTP/1.1 server on libmicrohttpd: one listening thread plus one thread per connection, each request
+/// read whole (bodies over ``maxBodyBytes`` are discarded and flagged), then handed to an async handler.
+///
+/// The handler runs as a Swift task while the connection's thread waits for it, so a slow handler (a push
+/// being sent) holds only its own connection. Call ``stop()`` to close the socket and join every thread.
+public final class HTTPServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+    /// The address given (`127.0.0.1`, `::1`, `0.0.0.0`…).
+    public let host: String
+    /// The port bound (the kernel's choice when 0 was asked).
+    public private(set) var port: Int = 0
+    public let maxBodyBytes: Int
+    let handler: Handler
+    private var daemon: OpaquePointer?
+    private let lock = NSLock()
+
+    /// Binds and starts serving.
+    /// - Parameters:
+    ///   - host: a numeric IPv4 or IPv6 address, or `localhost` (127.0.0.1).
+    ///   - port: 0 picks a free port (read ``port`` afterwards).
+    ///   - maxBodyBytes: larger request bodies are not kept; the handler sees ``HTTPRequest/bodyTooLarge``.
+    /// - Throws: ``HTTPServerError`` when the address is not numeric or cannot be bound.
+    public init(host: String, port: Int, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 256,
+                handler: @escaping Handler) throws(HTTPServerError) {
+        self.host = host
+        self.maxBodyBytes = maxBodyBytes
+        self.handler = handler
+        guard (0...65535).contains(port) else { throw HTTPServerError("port \(port) is out of range; use 0-65535") }
+        let cls = Unmanaged.passUnretained(self).toOpaque()
+        var started: OpaquePointer?
+        if let v4 = Self.ipv4(host, port: port) {
+            var a = v4
+            started = withUnsafePointer(to: &a) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    ap_mhd_start($0, 0, UInt32(connectionLimit), 30, accessHandler, cls, completedHandler, cls)
+                }
+            }
+        } else if let v6 = Self.ipv6(host, port: port) {
+            var a = v6
+            started = withUnsafePointer(to: &a) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    ap_mhd_start($0, 1, UInt32(connectionLimit), 30, accessHandler, cls, completedHandler, cls)
+                }
+            }
+        } else {
+            throw HTTPServerError("--host '\(host)' is not a numeric IP address; use e.g. 127.0.0.1, ::1 or 0.0.0.0")
+        }
+        guard let started else {
+            throw HTTPServerError("cannot listen on \(host) port \(port): the port is in use or the address is not on this machine; pick another --port (0 picks a free one)")
+        }
+        daemon = started
+        self.port = Int(ap_mhd_bound_port(started))
+    }
+
+    deinit { stop() }
+
+    /// `http://host:port` (IPv6 in brackets).
+    public var url: String {
+        let h = host.contains(":") ? "[\(host)]" : host
+        return "http://\(h):\(port)"
+    }
+
+    /// Stops listening and waits for every connection thread. Idempotent.
+    public func stop() {
+        lock.lock()
+        let d = daemon
+        daemon = nil
+        lock.unlock()
+        if let d { MHD_stop_daemon(d) }
+    }
+
+    /// True for 127.0.0.0/8, ::1 and `localhost`.
+    public static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" { return true }
+        if let a = ipv4(host, port: 0) { return (UInt32(bigEndian: a.sin_addr.s_addr) >> 24) == 127 }
+        if host.lowercased().hasPrefix("::ffff:127.") { return true }
+        return false
+    }
+
+    static func ipv4(_ host: String, port: Int) -> sockaddr_in? {
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        let h = host == "localhost" ? "127.0.0.1" : host
+        guard inet_pton(AF_INET, h, &a.sin_addr) == 1 else { return nil }
+        return a
+    }
+
+    static func ipv6(_ host: String, port: Int) -> sockaddr_in6? {
+        var a = sockaddr_in6()
+        a.sin6_family = sa_family_t(AF_INET6)
+        a.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        var h = host
+        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        guard inet_pton(AF_INET6, h, &a.sin6_addr) == 1 else { return nil }
+        return a
+    }
+
+    /// Runs the async handler and waits for it on the calling (libmicrohttpd connection) thread.
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        let box = ResponseBox()
+        let done = DispatchSemaphore(value: 0)
+        let handler = self.handler
+        Task.detached {
+            box.set(await handler(request))
+            done.signal()
+        }
+        done.wait()
+        return box.get() ?? HTTPResponse.text(500, "internal error\n")
+    }
+}
+
+/// Hands a response from the handler task to the waiting connection thread.
+private final class ResponseBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: HTTPResponse?
+    func set(_ v: HTTPResponse) { lock.lock(); value = v; lock.unlock() }
+    func get() -> HTTPResponse? { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+/// One request being read: its body so far, its query arguments and headers.
+private final class RequestState {
+    var body: [UInt8] = []
+    var tooLarge = false
+    var query: [String: String] = [:]
+    var headers: [String: String] = [:]
+}
+
+private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
+    if let cls, let key {
+        let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
+        state.headers[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+    }
+    return ap_mhd_yes()
+}
+
+private let collectQuery: MHD_KeyValueIterator = { cls, _, key, value in
+    if let cls, let key {
+        let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
+        let k = String(cString: key)
+        if state.query[k] == nil { state.query[k] = value.map { String(cString: $0) } ?? "" }
+    }
+    return ap_mhd_yes()
+}
+
+/// libmicrohttpd calls this once when the headers arrive, once per body chunk, and once when the body is complete.
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+    guard let cls, let connection, let conCls, let uploadDataSize else { return ap_mhd_no() }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    guard let raw = conCls.pointee else {
+        // First call: headers only. Refuse a declared oversized body before reading it.
+        let state = RequestState()
+        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        if let cl = ap_mhd_header(connection, "Content-Length").map({ String(cString: $0) }),
+           let n = Int(cl), n > server.maxBodyBytes {
+            state.tooLarge = true
+        }
+        return ap_mhd_yes()
+    }
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    let n = uploadDataSize.pointee
+    if n > 0 {
+        if !state.tooLarge, let uploadData {
+            if state.body.count + n > server.maxBodyBytes {
+                state.tooLarge = true
+                state.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: n) {
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+                }
+            }
+        }
+        uploadDataSize.pointee = 0
+        return ap_mhd_yes()
+    }
+    _ = ap_mhd_each_header(connection, collectHeader, raw)
+    _ = ap_mhd_each_query(connection, collectQuery, raw)
+    let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET",
+                              path: url.map { String(cString: $0) } ?? "/",
+                              query: state.query, headers: state.headers, body: state.body,
+                              bodyTooLarge: state.tooLarge)
+    let response = server.respond(to: request)
+    var names = response.headers.map { strdup($0.name) }
+    var values = response.headers.map { strdup($0.value) }
+    defer {
+        names.forEach { free($0) }
+        values.forEach { free($0) }
+    }
+    let ok = names.withUnsafeMutableBufferPointer { np in
+        values.withUnsafeMutableBufferPointer { vp in
+            response.body.withUnsafeBytes { body in
+                np.withMemoryRebound(to: UnsafePointer<CChar>?.self) { npc in
+                    vp.withMemoryRebound(to: UnsafePointer<CChar>?.self) { vpc in
+                        ap_mhd_respond(connection, UInt32(response.status), body.baseAddress, body.count,
+                                       npc.baseAddress, vpc.baseAddress, response.headers.count)
+                    }
+                }
+            }
+        }
+    }
+    return ok == 1 ? ap_mhd_yes() : ap_mhd_no()
+}
+
+/// Releases the per-request state when the request ends (answered, timed out or the client went away).
+private let completedHandler: MHD_RequestCompletedCallback = { _, _, conCls, _ in
+    guard let conCls, let raw = conCls.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(raw).release()
+    conCls.pointee = nil
+}

@@ -1,0 +1,112 @@
+import ActivityPushAPNs
+import ActivityPushConsole
+import ActivityPushCore
+import ActivityPushQueue
+import Foundation
+
+/// `activity-push serve` — the admin test console (page + JSON API) on libmicrohttpd. Runs until SIGINT/SIGTERM.
+let serveCommand = Command(
+    name: "serve",
+    summary: "admin test console and HTTP API: build, check, send and enqueue pushes from a browser"
+) { argv in
+    if argv.contains("--help") || argv.contains("-h") {
+        print("""
+        usage: activity-push serve [--host 127.0.0.1] [--port 8787] [--attributes PATH]... [--bundle-id ID]
+                                   [--auth-key AuthKey_KEYID.p8 [--key-id ID] --team-id TEAM]
+                                   [--env sandbox|production | --url URL [--ca-file PEM]]
+                                   [--database PATH|postgres://…] [--api-token TOKEN] [--strict]
+          --host ADDR          numeric address to bind (default 127.0.0.1); any non-loopback address needs --api-token
+          --port N             TCP port (default 8787; 0 picks a free one — the bound URL is printed)
+          --attributes PATH    the app's .swift file or folder declaring its ActivityAttributes types (repeatable)
+          --bundle-id ID       app bundle id; apns-topic is ID.push-type.liveactivity (default com.example.app)
+          --auth-key PATH      Apple's .p8 key (token auth) — enables POST /v1/send; never shown by the API
+          --key-id ID          Key ID when the file is not named AuthKey_<KeyID>.p8
+          --team-id ID         your Team ID
+          --env sandbox|production   APNs environment (default sandbox)
+          --url URL            send to this server instead (e.g. mock-apns: http://127.0.0.1:PORT with --h2c);
+                               the page then shows the mock's device outcome for each send
+          --ca-file PEM        trust this CA for --url (mock-apns over TLS)
+          --database D         queue for POST /v1/enqueue: a SQLite path, sqlite:PATH or postgres://… URL
+          --api-token TOKEN    require Authorization: Bearer TOKEN on every request (or env ACTIVITY_PUSH_API_TOKEN)
+          --strict             unknown content-state keys are errors in the page's checks
+        prints the bound URL on the first line of standard output; stops cleanly on SIGINT or SIGTERM.
+        """)
+        return 0
+    }
+    var a = try Arguments(argv, booleanFlags: ["--strict"])
+    let host = a.value("--host") ?? "127.0.0.1"
+    let port = try a.int("--port") ?? 8787
+    let schema = try Inputs.schema(a.values("--attributes"))
+    let bundleID = a.value("--bundle-id") ?? "com.example.app"
+    let keyPath = a.value("--auth-key")
+    var keyID = a.value("--key-id")
+    let teamID = a.value("--team-id")
+    let envName = a.value("--env") ?? "sandbox"
+    let url = a.value("--url")
+    let caFile = a.value("--ca-file")
+    let database = a.value("--database")
+    let apiToken = a.value("--api-token") ?? ProcessInfo.processInfo.environment["ACTIVITY_PUSH_API_TOKEN"]
+    let strict = a.flag("--strict")
+    try a.finish()
+    if let p = a.positionals.first { throw UsageError("unexpected argument '\(p)'") }
+    guard envName == "sandbox" || envName == "production" else { throw UsageError("--env must be sandbox or production") }
+
+    var environment: APNsEnvironment = envName == "production" ? .production : .sandbox
+    if let url {
+        guard url.hasPrefix("https://") || url.hasPrefix("http://") else { throw UsageError("--url must start with https:// or http://") }
+        environment = .custom(url)
+    }
+    if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw UsageError("\(caFile): cannot read the CA file") }
+
+    var client: APNsClient?
+    if let keyPath {
+        let fileName = (keyPath as NSString).lastPathComponent
+        if keyID == nil, fileName.hasPrefix("AuthKey_"), fileName.hasSuffix(".p8") { keyID = String(fileName.dropFirst(8).dropLast(3)) }
+        guard let keyID else { throw UsageError("--key-id is required when the key file is not named AuthKey_<KeyID>.p8") }
+        guard let teamID else { throw UsageError("--team-id is required with --auth-key") }
+        let token: ProviderToken
+        do { token = try ProviderToken(keyFile: keyPath, keyID: keyID, teamID: teamID) } catch { throw UsageError("\(error)") }
+        if let w = token.keyFileWarning { printError("activity-push serve: warning: \(w)") }
+        client = try APNsClient(environment: environment, token: token, transport: HTTP2TransportConfiguration(caFile: caFile))
+    } else if teamID != nil || keyID != nil {
+        throw UsageError("--team-id and --key-id need --auth-key")
+    }
+    var outbox: Outbox?
+    if let database {
+        do { outbox = try Outbox.open(database: database) } catch { throw UsageError("--database: \(error)") }
+    }
+
+    let configuration = ConsoleConfiguration(
+        schema: schema, bundleID: bundleID, environmentName: url ?? envName, queueEnvironment: envName,
+        apiToken: (apiToken?.isEmpty ?? true) ? nil : apiToken, readMockJournal: url != nil, strict: strict)
+    let api = ConsoleAPI(configuration: configuration, client: client, outbox: outbox)
+    let server: ConsoleServer
+    do { server = try ConsoleServer(host: host, port: port, api: api) } catch { throw UsageError(error.message) }
+
+    print(server.url)
+    fflush(stdout)
+    printError("activity-push serve: console at \(server.url)/ (types: \(schema?.types.map(\.name).joined(separator: ", ") ?? "none, give --attributes"); "
+               + "send: \(client != nil ? environment.name : "off, give --auth-key"); enqueue: \(outbox != nil ? "on" : "off, give --database")"
+               + "\(configuration.apiToken != nil ? "; API token required" : ""))")
+
+    // Wait for SIGINT / SIGTERM, then shut down in order.
+    let stop = DispatchSemaphore(value: 0)
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
+        let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        s.setEventHandler { stop.signal() }
+        s.resume()
+        return s
+    }
+    stop.wait()
+    sources.forEach { $0.cancel() }
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await server.shutdown()
+        done.signal()
+    }
+    done.wait()
+    printError("activity-push serve: stopped")
+    return 0
+}
