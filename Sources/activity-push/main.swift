@@ -16,6 +16,7 @@ let commands: [Command] = [
     auditCommand,
     mockAPNsCommand,
     schemaCommand,
+    serveCommand,
     queueCommand,
     workerCommand,
 ]
