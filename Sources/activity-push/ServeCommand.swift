@@ -81,10 +81,10 @@ let serveCommand = Command(
         apiToken: (apiToken?.isEmpty ?? true) ? nil : apiToken, readMockJournal: url != nil, strict: strict)
     let api = ConsoleAPI(configuration: configuration, client: client, outbox: outbox)
     let server: ConsoleServer
-    do { server = try ConsoleServer(host: host, port: port, api: api) } catch { throw UsageError(error.message) }
+    do { server = try ConsoleServer(host: host, port: port, api: api) } catch { throw UsageError("\(error)") }
 
-    print(server.url)
-    fflush(stdout)
+    // The URL alone on the first line, written straight to the file descriptor so a pipe sees it at once.
+    FileHandle.standardOutput.write(Data((server.url + "\n").utf8))
     printError("activity-push serve: console at \(server.url)/ (types: \(schema?.types.map(\.name).joined(separator: ", ") ?? "none, give --attributes"); "
                + "send: \(client != nil ? environment.name : "off, give --auth-key"); enqueue: \(outbox != nil ? "on" : "off, give --database")"
                + "\(configuration.apiToken != nil ? "; API token required" : ""))")
