@@ -8,6 +8,7 @@ Each validator parses the bytes (json.loads) and validates, as a backend would p
 import json
 import sys
 import time
+from importlib.metadata import version
 
 
 def bench(fn, seconds):
@@ -33,7 +34,7 @@ def main():
         v = cls(schema)
         ok = v.is_valid(json.loads(raw))
         out["jsonschema"] = {"per_sec": bench(lambda: v.is_valid(json.loads(raw)), seconds), "valid": ok,
-                             "version": getattr(jsonschema, "__version__", "?")}
+                             "version": version("jsonschema")}
     except Exception as e:  # noqa: BLE001 - report, don't crash the benchmark
         out["jsonschema"] = {"error": f"{type(e).__name__}: {e}"}
     try:
@@ -48,7 +49,7 @@ def main():
                 return False
         ok = run()
         out["fastjsonschema"] = {"per_sec": bench(run, seconds), "valid": ok,
-                                 "version": getattr(fastjsonschema, "VERSION", "?")}
+                                 "version": version("fastjsonschema")}
     except Exception as e:  # noqa: BLE001
         out["fastjsonschema"] = {"error": f"{type(e).__name__}: {e}"}
     print(json.dumps(out))
