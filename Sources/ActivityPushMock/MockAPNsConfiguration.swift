@@ -18,8 +18,12 @@ public struct MockAPNsConfiguration: Sendable {
     public var journalPath: String?
     /// Faults to inject from the start (see `MockFaultPlan`).
     public var faults: MockFaultPlan
-    /// SETTINGS_MAX_CONCURRENT_STREAMS after a valid provider token was seen (APNs allows one stream before).
+    /// SETTINGS_MAX_CONCURRENT_STREAMS after a valid provider token was seen.
     public var maxConcurrentStreams: Int
+    /// SETTINGS_MAX_CONCURRENT_STREAMS before it: 1, as APNs ("Sending notification requests to APNs"), so a
+    /// client that opens many streams at once gets REFUSED_STREAM for the extra ones. Load tools that cannot
+    /// wait for the second SETTINGS (h2load) may raise it.
+    public var streamsBeforeProviderToken: Int
     /// Push-to-start budget per token: at most `pushToStartBudget` starts within `pushToStartWindowSeconds`
     /// (Apple DTS: "about 10" in a short time, not raisable; window undocumented).
     public var pushToStartBudget: Int
@@ -50,6 +54,7 @@ public struct MockAPNsConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 0, transport: Transport = .h2c,
                 providerTokens: ProviderTokenPolicy = .acceptAny, schema: ActivitySchema? = nil,
                 journalPath: String? = nil, faults: MockFaultPlan = MockFaultPlan(), maxConcurrentStreams: Int = 1000,
+                streamsBeforeProviderToken: Int = 1,
                 pushToStartBudget: Int = 10, pushToStartWindowSeconds: Double = 3600, journalMemoryLimit: Int = 50_000,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
                 onRequest: (@Sendable (MockJournalEntry) -> Void)? = nil) {
@@ -61,6 +66,7 @@ public struct MockAPNsConfiguration: Sendable {
         self.journalPath = journalPath
         self.faults = faults
         self.maxConcurrentStreams = maxConcurrentStreams
+        self.streamsBeforeProviderToken = streamsBeforeProviderToken
         self.pushToStartBudget = pushToStartBudget
         self.pushToStartWindowSeconds = pushToStartWindowSeconds
         self.journalMemoryLimit = journalMemoryLimit

@@ -51,7 +51,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         let state = self.state
         let loop: EventLoop
         do {
-            loop = try EventLoop(listenFD: fd, tls: tls, initialMaxConcurrentStreams: 1,
+            loop = try EventLoop(listenFD: fd, tls: tls, initialMaxConcurrentStreams: max(1, configuration.streamsBeforeProviderToken),
                                  maxConcurrentStreams: max(1, configuration.maxConcurrentStreams),
                                  handler: { state.respond(to: $0) },
                                  onConnectionClosed: { state.connectionClosed($0) })

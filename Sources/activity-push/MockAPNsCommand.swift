@@ -18,7 +18,7 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
         usage: activity-push mock-apns [--host 127.0.0.1] [--port N] [--h2c] [--tls-dir DIR] [--attributes PATH]...
                                        [--auth-key AuthKey_KEYID.p8 --team-id TEAM [--key-id KEYID] | --accept-any-token]
                                        [--journal FILE.ndjson] [--faults SPEC] [--max-concurrent-streams N]
-                                       [--push-to-start-budget N] [--quiet]
+                                       [--streams-before-token N] [--push-to-start-budget N] [--quiet]
           --host        address to bind (default 127.0.0.1)
           --port        TCP port; 0 (default) picks a free one, printed on the first line
           --h2c         cleartext HTTP/2 with prior knowledge (curl --http2-prior-knowledge) instead of TLS
@@ -31,6 +31,7 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
           --faults      inject faults, e.g. '429=30:next=2,503:share=10%,delay=200ms:all,goaway:next=1,drop:next=1'
                         (ACTION[:WHEN]; ACTION 429[=RETRY_AFTER_S]|500|503|delay=MS|goaway|drop; WHEN next=N|share=P|all)
           --max-concurrent-streams  streams per connection after a valid provider token (default 1000)
+          --streams-before-token    streams allowed before a valid token (default 1, as APNs; raise for h2load -m N)
           --push-to-start-budget    starts per push-to-start token per hour before the device refuses (default 10)
           --quiet       do not print one line per request on standard error
         first stdout line: "mock-apns listening on <URL>"; with TLS the second: "mock-apns ca <path to ca.pem>".
@@ -54,11 +55,13 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     let faultSpec = a.value("--faults")
     let maxStreams = try a.int("--max-concurrent-streams") ?? 1000
     let budget = try a.int("--push-to-start-budget") ?? 10
+    let streamsBefore = try a.int("--streams-before-token") ?? 1
     let quiet = a.flag("--quiet")
     try a.finish()
     if let extra = a.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
     guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }
     guard maxStreams >= 1 else { throw UsageError("--max-concurrent-streams must be at least 1") }
+    guard streamsBefore >= 1 else { throw UsageError("--streams-before-token must be at least 1") }
     guard budget >= 0 else { throw UsageError("--push-to-start-budget must be 0 or more") }
     if h2c, tlsDirGiven != nil { throw UsageError("--tls-dir has no effect with --h2c; drop one of them") }
 
@@ -85,7 +88,8 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     }
     let configuration = MockAPNsConfiguration(host: host, port: port, transport: h2c ? .h2c : .tls(directory: tlsDir),
                                               providerTokens: tokens, schema: schema, journalPath: journal, faults: faults,
-                                              maxConcurrentStreams: maxStreams, pushToStartBudget: budget, onRequest: onRequest)
+                                              maxConcurrentStreams: maxStreams, streamsBeforeProviderToken: streamsBefore,
+                                              pushToStartBudget: budget, onRequest: onRequest)
     // Block SIGINT/SIGTERM before the server thread starts (it inherits the mask); this thread waits for them.
     var signals = sigset_t()
     sigemptyset(&signals)

@@ -12,7 +12,7 @@ struct CurlResult {
 
 /// Runs a process and returns (exit code, stdout, stderr).
 @discardableResult
-func run(_ tool: String, _ args: [String], stdin: Data? = nil) throws -> (Int32, Data, String) {
+func runTool(_ tool: String, _ args: [String], stdin: Data? = nil) throws -> (Int32, Data, String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: tool)
     p.arguments = args
@@ -48,7 +48,7 @@ func curl(_ url: String, method: String = "POST", headers: [String: String] = [:
     }
     args += extra
     args.append(url)
-    let (code, out, _) = try run("/usr/bin/curl", args, stdin: stdin)
+    let (code, out, _) = try runTool("/usr/bin/curl", args, stdin: stdin)
     let text = String(decoding: out, as: UTF8.self)
     // Header block, blank line, body.
     guard let split = text.range(of: "\r\n\r\n") else { return CurlResult(status: 0, headers: [:], body: text, exitCode: code) }
