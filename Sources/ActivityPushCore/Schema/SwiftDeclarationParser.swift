@@ -27,10 +27,10 @@ struct SwiftDeclarationParser {
 
     private var atEnd: Bool { p >= t.count }
 
-    private func isPunct(_ c: Character, at k: Int? = nil) -> Bool {
+    private func isPunct(_ c: Unicode.Scalar, at k: Int? = nil) -> Bool {
         let j = k ?? p
         guard j < t.count, t[j].kind == .punct else { return false }
-        return t[j].char == c.asciiValue!
+        return t[j].char == UInt8(truncatingIfNeeded: c.value)
     }
 
     private func isIdent(_ s: String, at k: Int? = nil) -> Bool {
@@ -470,14 +470,17 @@ struct SwiftDeclarationParser {
         }
     }
 
+    private static let continuingPunct: [UInt8] = Array(".?:&<>=".utf8)
+
     /// Whether the token at `k` (first on its line) continues the expression of the previous line.
     private func continuesExpression(before k: Int) -> Bool {
         let tok = t[k]
         if tok.kind == .op || tok.kind == .arrow { return true }
-        if tok.kind == .punct, ".?:&<>=".utf8.contains(tok.char) { return true }
+        if tok.kind == .punct, Self.continuingPunct.contains(tok.char) { return true }
         let prev = t[k - 1]
         if prev.kind == .op || prev.kind == .arrow { return true }
-        if prev.kind == .punct, ".?:&<>=(,[".utf8.contains(prev.char) { return true }
+        if prev.kind == .punct, Self.continuingPunct.contains(prev.char) || prev.char == 0x28 || prev.char == 0x2C
+            || prev.char == 0x5B { return true }
         if prev.kind == .identifier && ["try", "await", "in", "return", "else", "as", "is"].contains(prev.text) {
             return true
         }

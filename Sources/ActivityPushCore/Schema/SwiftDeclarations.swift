@@ -60,9 +60,9 @@ struct SwiftEnumCaseDecl: Sendable {
 
 /// A struct, class, enum, actor, protocol or extension, with the members schema reading needs.
 struct SwiftTypeDecl: Sendable {
-    var kind: SwiftDeclKind
+    let kind: SwiftDeclKind
     /// Qualified path: `["Outer", "Inner"]`; for an extension, the extended type's written path.
-    var path: [String]
+    let path: [String]
     var file: String
     var line: Int
     var inherited: [SwiftTypeSyntax]
@@ -72,8 +72,19 @@ struct SwiftTypeDecl: Sendable {
     var cases: [SwiftEnumCaseDecl] = []
     /// `init(from decoder: Decoder)` is declared here (custom decoding).
     var hasDecoderInit = false
+    /// `path` joined with dots, computed once.
+    let qualifiedName: String
     var name: String { path.last ?? "" }
-    var qualifiedName: String { path.joined(separator: ".") }
+
+    init(kind: SwiftDeclKind, path: [String], file: String, line: Int, inherited: [SwiftTypeSyntax], isGeneric: Bool) {
+        self.kind = kind
+        self.path = path
+        self.file = file
+        self.line = line
+        self.inherited = inherited
+        self.isGeneric = isGeneric
+        self.qualifiedName = path.joined(separator: ".")
+    }
 }
 
 /// `typealias Name = Type` at some scope.

@@ -66,7 +66,16 @@ struct SwiftLexer {
 
     private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 
-    private static let operatorChars: Set<UInt8> = Set("/=-+*%<>!&|^~?.".utf8)
+    /// Byte classes: 1 = single-character punctuation, 2 = other operator character.
+    private static let byteClass: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for c in "/-+*%|^~".utf8 { table[Int(c)] = 2 }
+        for c in "()[]{},:;.?!<>=&".utf8 { table[Int(c)] = 1 }
+        return table
+    }()
+
+    private static func isPunctuation(_ c: UInt8) -> Bool { byteClass[Int(c)] == 1 }
+    private static func isOperatorChar(_ c: UInt8) -> Bool { byteClass[Int(c)] != 0 }
 
     private mutating func run() throws(SwiftSyntaxError) {
         var newline = true
@@ -147,12 +156,12 @@ struct SwiftLexer {
             } else if c == 0x2D && peek(1) == 0x3E {  // ->
                 i += 2
                 kind = .arrow
-            } else if "()[]{},:;.?!<>=&".utf8.contains(c) {
+            } else if Self.isPunctuation(c) {
                 i += 1
                 kind = .punct
                 ch = c
-            } else if Self.operatorChars.contains(c) {
-                while i < b.count && Self.operatorChars.contains(b[i]) && !"?!.<>=&".utf8.contains(b[i]) {
+            } else if Self.isOperatorChar(c) {
+                while i < b.count && Self.byteClass[Int(b[i])] == 2 {
                     if b[i] == 0x2F && (peek(1) == 0x2F || peek(1) == 0x2A) { break }
                     i += 1
                 }

@@ -100,7 +100,10 @@ struct SwiftSchemaResolver {
     // MARK: lookup
 
     private func entity(at path: [String]) -> Entity? {
-        let key = path.joined(separator: ".")
+        entity(key: path.joined(separator: "."))
+    }
+
+    private func entity(key: String) -> Entity? {
         if let i = types[key] { return .type(i) }
         if let i = aliases[key] { return .alias(i) }
         return nil
@@ -108,30 +111,33 @@ struct SwiftSchemaResolver {
 
     /// A member type `name` of the type at `path` (declared in it or in an extension of it).
     private func member(_ name: String, of path: [String]) -> Entity? {
-        entity(at: path + [name])
+        entity(key: path.isEmpty ? name : path.joined(separator: ".") + "." + name)
     }
 
     /// Resolves `A.B.C` written inside `scope` to a declared entity: the first component by lookup from the
     /// innermost scope outward, the rest as members.
     private func lookup(_ names: [String], scope: [String]) -> Entity? {
         guard let first = names.first else { return nil }
-        var base: [String]?
+        var prefixes = [""]
+        prefixes.reserveCapacity(scope.count + 1)
+        for s in scope { prefixes.append(prefixes.count == 1 ? s : prefixes[prefixes.count - 1] + "." + s) }
+        var key: String?
         for depth in stride(from: scope.count, through: 0, by: -1) {
-            let candidate = Array(scope[0..<depth]) + [first]
-            if entity(at: candidate) != nil { base = candidate; break }
+            let candidate = depth == 0 ? first : prefixes[depth] + "." + first
+            if types[candidate] != nil || aliases[candidate] != nil { key = candidate; break }
         }
-        guard var path = base else { return nil }
+        guard var path = key else { return nil }
         for name in names.dropFirst() {
-            if case .alias(let a)? = entity(at: path) {  // member of an alias: go through to the real type
+            if case .alias(let a)? = entity(key: path) {  // member of an alias: go through to the real type
                 let alias = decls.typealiases[a]
                 guard case .named(let comps) = alias.target,
                       let real = canonicalPath(comps.map(\.name), scope: Array(alias.path.dropLast())) else { return nil }
-                path = real.split(separator: ".").map(String.init)
+                path = real
             }
-            path.append(name)
-            if entity(at: path) == nil { return nil }
+            path += "." + name
+            if entity(key: path) == nil { return nil }
         }
-        return entity(at: path)
+        return entity(key: path)
     }
 
     /// The qualified path of the declared type that `names` denotes from `scope` (through typealiases).
