@@ -6,22 +6,26 @@ import XCTest
 /// every case's valid control validates, shape mistakes fail (S02's unknown attribute keys, C14's missing
 /// `id`…). Skipped only when python3 or those packages are absent (`pip install jsonschema fastjsonschema`).
 final class SchemaJSONSchemaTests: XCTestCase {
+    /// Arguments: SCHEMA=PAYLOAD pairs. Prints {"SCHEMA=PAYLOAD": {"errors": [...], "fast": bool}}.
     private static let checker = #"""
     import json, sys
     import jsonschema, fastjsonschema
-    schema = json.load(open(sys.argv[1]))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    slow = jsonschema.Draft202012Validator(schema)
-    fast = fastjsonschema.compile(schema)
+    compiled = {}
     out = {}
-    for path in sys.argv[2:]:
-        payload = json.load(open(path))
+    for pair in sys.argv[1:]:
+        schema_path, payload_path = pair.split("=", 1)
+        if schema_path not in compiled:
+            schema = json.load(open(schema_path))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            compiled[schema_path] = (jsonschema.Draft202012Validator(schema), fastjsonschema.compile(schema))
+        slow, fast = compiled[schema_path]
+        payload = json.load(open(payload_path))
         errors = sorted("/".join(map(str, e.absolute_path)) + ": " + e.message for e in slow.iter_errors(payload))
         try:
             fast(payload); fast_ok = True
         except fastjsonschema.JsonSchemaException:
             fast_ok = False
-        out[path] = {"errors": errors, "fast": fast_ok}
+        out[pair] = {"errors": errors, "fast": fast_ok}
     print(json.dumps(out))
     """#
 
@@ -32,47 +36,59 @@ final class SchemaJSONSchemaTests: XCTestCase {
         return python
     }
 
-    private func check(_ schema: ActivitySchema, payloads: [String]) throws -> [String: (errors: [String], fast: Bool)] {
+    /// Validates each payload against the schema exported for it; one python3 run for all pairs.
+    private func check(_ jobs: [(schema: ActivitySchema, payload: String)]) throws -> [(errors: [String], fast: Bool)] {
         let python = try python()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("schema-json-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let schemaFile = dir.appendingPathComponent("schema.json")
-        try Data(JSONWriter.pretty(JSONSchemaExporter.document(for: schema, id: "urn:activitypush:test")).utf8).write(to: schemaFile)
+        var pairs: [String] = []
+        for (i, job) in jobs.enumerated() {
+            let schemaFile = dir.appendingPathComponent("schema\(i).json")
+            let document = JSONSchemaExporter.document(for: job.schema, id: "urn:activitypush:test:\(i)")
+            try Data(JSONWriter.pretty(document).utf8).write(to: schemaFile)
+            pairs.append(schemaFile.path + "=" + job.payload)
+        }
         let script = dir.appendingPathComponent("check.py")
         try Data(Self.checker.utf8).write(to: script)
-        let r = try SchemaTestSupport.run(python, [script.path, schemaFile.path] + payloads)
+        let r = try SchemaTestSupport.run(python, [script.path] + pairs)
         XCTAssertEqual(r.status, 0, r.err)
         let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: r.out) as? [String: [String: Any]])
-        return parsed.mapValues { ($0["errors"] as? [String] ?? [], $0["fast"] as? Bool ?? false) }
+        return try pairs.map { pair in
+            let entry = try XCTUnwrap(parsed[pair])
+            return (entry["errors"] as? [String] ?? [], entry["fast"] as? Bool ?? false)
+        }
+    }
+
+    private func check(_ schema: ActivitySchema, payloads: [String]) throws -> [String: (errors: [String], fast: Bool)] {
+        let results = try check(payloads.map { (schema, $0) })
+        return Dictionary(uniqueKeysWithValues: zip(payloads, results).map { ($0, $1) })
     }
 
     func testEveryCaseAgainstPythonValidators() throws {
-        var checked = 0
+        var jobs: [(schema: ActivitySchema, payload: String)] = []
+        var meta: [(name: String, accept: Bool, codes: Set<String>)] = []
         for folder in try SchemaTestSupport.caseFolders() {
             let payload = folder.appendingPathComponent("payload.json")
             // C05 is invalid JSON on purpose (a trailing comma Foundation accepts): judged by the strict reader.
             guard JSONReader.read(Array(try Data(contentsOf: payload))).problems.isEmpty else { continue }
             let expected = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("expected.json"))) as? [String: Any])
-            let accept = expected["accept"] as? Bool ?? false
             let codes = Set(((expected["findings"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String })
-            let schema = try SwiftSourceReader.read(paths: [folder.path])
-            let result = try XCTUnwrap(try check(schema, payloads: [payload.path])[payload.path])
-            let name = folder.lastPathComponent
-            XCTAssertEqual(result.errors.isEmpty, result.fast, "\(name): jsonschema and fastjsonschema disagree: \(result.errors)")
-            if accept {
-                XCTAssertEqual(result.errors, [], "\(name) is a valid control")
-            }
-            // Shape mistakes the schema can express must fail it.
-            let shapeCodes: Set<String> = ["missing-required-key", "unknown-attribute-key", "missing-event", "missing-alert-for-start",
-                                           "attributes-type-mismatch", "date-not-numeric", "null-value", "date-not-reference-epoch",
-                                           "attributes-outside-aps", "content-state-outside-aps"]
-            if !codes.isDisjoint(with: shapeCodes) {
-                XCTAssertFalse(result.errors.isEmpty, "\(name) (\(codes.sorted())) should fail the schema")
-            }
-            checked += 1
+            jobs.append((try SwiftSourceReader.read(paths: [folder.path]), payload.path))
+            meta.append((folder.lastPathComponent, expected["accept"] as? Bool ?? false, codes))
         }
-        XCTAssertGreaterThanOrEqual(checked, 20)
+        XCTAssertGreaterThanOrEqual(jobs.count, 20)
+        // Shape mistakes the schema can express must fail it.
+        let shapeCodes: Set<String> = ["missing-required-key", "unknown-attribute-key", "missing-event", "missing-alert-for-start",
+                                       "attributes-type-mismatch", "date-not-numeric", "null-value", "date-not-reference-epoch",
+                                       "attributes-outside-aps", "content-state-outside-aps"]
+        for (m, result) in zip(meta, try check(jobs)) {
+            XCTAssertEqual(result.errors.isEmpty, result.fast, "\(m.name): jsonschema and fastjsonschema disagree: \(result.errors)")
+            if m.accept { XCTAssertEqual(result.errors, [], "\(m.name) is a valid control") }
+            if !m.codes.isDisjoint(with: shapeCodes) {
+                XCTAssertFalse(result.errors.isEmpty, "\(m.name) (\(m.codes.sorted())) should fail the schema")
+            }
+        }
     }
 
     func testS02UnknownAttributeKeysFail() throws {
