@@ -13,6 +13,9 @@ public final class ConsoleServer: Sendable {
     /// - Throws: ``HTTPServerError`` when the address cannot be bound, or when `host` is not loopback and
     ///   `configuration.apiToken` is nil.
     public init(host: String = "127.0.0.1", port: Int, api: ConsoleAPI) throws(HTTPServerError) {
+        guard HTTPServer.isNumeric(host) else {
+            throw HTTPServerError("--host '\(host)' is not a numeric IP address; use e.g. 127.0.0.1, ::1 or 0.0.0.0")
+        }
         if !HTTPServer.isLoopback(host), (api.configuration.apiToken ?? "").isEmpty {
             throw HTTPServerError("--host \(host) is reachable from other machines: give --api-token TOKEN (every request must then send Authorization: Bearer TOKEN), or bind 127.0.0.1")
         }

@@ -21,8 +21,15 @@ struct DeviceOutcome: Sendable {
     /// `apnsID`; nil when the server is not a mock, the entry is missing, or it holds no device verdict.
     static func lookup(apnsID: String, client: APNsClient) async -> DeviceOutcome? {
         let url = client.environment.deviceURL + "/_mock/journal"
-        guard case .success(let r) = await client.transport.send(HTTP2Request(method: "GET", url: url, headers: [])),
-              r.status == 200, let root = JSONReader.read(r.body).root, case .array(let items) = root.value
+        // Its own short-lived connection: the control endpoint is not APNs, and keeping it off the push
+        // connection leaves that one to pushes only.
+        var config = client.transport.configuration
+        config.connections = 1
+        guard let transport = try? HTTP2Transport(configuration: config) else { return nil }
+        let result = await transport.send(HTTP2Request(method: "GET", url: url, headers: []))
+        await transport.shutdown()
+        guard case .success(let r) = result, r.status == 200, let root = JSONReader.read(r.body).root,
+              case .array(let items) = root.value
         else { return nil }
         for item in items.reversed() where item["apns-id"]?.value.stringValue?.lowercased() == apnsID.lowercased() {
             guard let device = item["device"], let outcome = device["outcome"]?.value.stringValue else { return nil }

@@ -80,6 +80,9 @@ public final class HTTPServer: @unchecked Sendable {
         if let d { MHD_stop_daemon(d) }
     }
 
+    /// True for a numeric IPv4 or IPv6 address, or `localhost`.
+    public static func isNumeric(_ host: String) -> Bool { ipv4(host, port: 0) != nil || ipv6(host, port: 0) != nil }
+
     /// True for 127.0.0.0/8, ::1 and `localhost`.
     public static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" { return true }
