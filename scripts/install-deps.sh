@@ -25,3 +25,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# Python packages the tests and benchmarks use (from PyPI): the JSON Schema cross-check and `bench validate`.
+if ! python3 -c "import jsonschema, fastjsonschema" >/dev/null 2>&1; then
+  echo "installing Python packages: jsonschema fastjsonschema"
+  python3 -m pip install -q jsonschema fastjsonschema 2>&1 | grep -v "Running pip as the 'root' user" || true
+fi
