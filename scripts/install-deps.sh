@@ -14,6 +14,7 @@ PKGS=(
   libmicrohttpd-dev      # console / HTTP API
   curl                   # mock tests talk to it with curl --http2
   python3
+  chromium               # console browser test (Tests/browser/run.sh drives it headless)
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -74,7 +74,7 @@ enum ConsolePage {
     <fieldset id="target-section" class="part">
       <legend>Send to</legend>
       <div class="fields">
-        <label>device token <small id="token-kind">push-to-start token (hex)</small>
+        <label class="wide-field">device token <small id="token-kind">push-to-start token (hex)</small>
           <input id="device-token" type="text" spellcheck="false" autocomplete="off" placeholder="hex token">
         </label>
         <label class="not-start">broadcast channel id <small>iOS 18; instead of a token</small>

@@ -45,7 +45,8 @@ legend { font-size: .85rem; font-weight: 600; padding: 0 .3rem; }
 .field-head { display: flex; align-items: center; gap: .35rem; }
 .field-head code { font-size: .8rem; color: var(--ink); }
 .field-head .type { color: var(--muted); font-family: var(--mono); font-size: .72rem; }
-.field .include { font-size: .72rem; color: var(--muted); display: inline-flex; gap: .2rem; align-items: center; margin-left: auto; }
+.include { font-size: .72rem; color: var(--muted); display: inline-flex; flex-direction: row; gap: .2rem; align-items: center; margin-left: auto; font-weight: 400; }
+.wide-field { grid-column: 1 / -1; }
 .field.omitted input:not(.include-box), .field.omitted select, .field.omitted textarea { opacity: .45; }
 .field output { font-family: var(--mono); font-size: .72rem; color: var(--muted); }
 .json-label { margin-top: .2rem; }
