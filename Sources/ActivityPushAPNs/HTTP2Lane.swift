@@ -12,6 +12,7 @@ final class HTTP2Lane: @unchecked Sendable {
     let index: Int
     let configuration: HTTP2TransportConfiguration
     private let multi: UnsafeMutableRawPointer
+    private let template: UnsafeMutableRawPointer
 
     private struct Inbox {
         var jobs: [HTTP2Job] = []
@@ -30,8 +31,9 @@ final class HTTP2Lane: @unchecked Sendable {
     private var waiting: [HTTP2Job] = []
     private var waitingHead = 0
     private var idle: [HTTP2Transfer] = []
-    private var all: [HTTP2Transfer] = []
     private var active = 0
+    private var streamsSinceRotation = 0
+    private var rotating = false
     private var lastUpkeep = ContinuousClock.now
 
     /// Requests queued or in flight on this lane.
@@ -41,6 +43,11 @@ final class HTTP2Lane: @unchecked Sendable {
         guard let m = curl_multi_init() else {
             throw APNsTransportError(curlCode: 0, message: "curl_multi_init failed", mayHaveBeenProcessed: false)
         }
+        guard let t = HTTP2Transfer.makeTemplate(configuration) else {
+            curl_multi_cleanup(m)
+            throw APNsTransportError(curlCode: 0, message: "curl_easy_init failed", mayHaveBeenProcessed: false)
+        }
+        self.template = t
         self.index = index
         self.configuration = configuration
         self.multi = m
@@ -107,13 +114,9 @@ final class HTTP2Lane: @unchecked Sendable {
             upkeepIfDue()
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }
-        for t in all {
-            curl_easy_cleanup(t.easy)
-            t.release()
-        }
-        all = []
         idle = []
         curl_multi_cleanup(multi)
+        curl_easy_cleanup(template)
         let callbacks = inbox.withLock { box -> [@Sendable () -> Void] in
             box.stopped = true
             let c = box.onStopped
@@ -127,10 +130,22 @@ final class HTTP2Lane: @unchecked Sendable {
     @discardableResult
     private func startWaiting() -> Int {
         var started = 0
-        while active < configuration.maxConcurrentStreams, waitingHead < waiting.count {
+        let rotateAfter = configuration.streamsPerConnection
+        while active < configuration.maxConcurrentStreams, waitingHead < waiting.count, !rotating {
+            var last = false
+            if rotateAfter > 0, streamsSinceRotation >= rotateAfter {
+                // Drain this connection, then send one request that closes it after use; the next opens anew.
+                if active > 0 { break }
+                last = true
+            }
             let job = waiting[waitingHead]
             waitingHead += 1
-            begin(job)
+            streamsSinceRotation += 1
+            if last {
+                rotating = true
+                streamsSinceRotation = 0
+            }
+            begin(job, closeAfter: last)
             started += 1
         }
         if waitingHead == waiting.count {
@@ -143,22 +158,13 @@ final class HTTP2Lane: @unchecked Sendable {
         return started
     }
 
-    private func begin(_ job: HTTP2Job) {
+    private func begin(_ job: HTTP2Job, closeAfter: Bool = false) {
         var job = job
         job.attempts += 1
-        let t: HTTP2Transfer
-        if let reused = idle.popLast() {
-            t = reused
-        } else {
-            guard let made = HTTP2Transfer(configuration: configuration) else {
-                finish(job, .failure(APNsTransportError(curlCode: 0, message: "curl_easy_init failed",
-                                                        mayHaveBeenProcessed: false, attempts: job.attempts)))
-                return
-            }
-            t = made
-            all.append(t)
-        }
-        if let problem = t.prepare(job.request) {
+        let t = idle.popLast() ?? HTTP2Transfer()
+        if let problem = t.prepare(job.request, template: template, closeAfter: closeAfter) {
+            if closeAfter { rotating = false }
+            t.endTransfer()
             idle.append(t)
             finish(job, .failure(APNsTransportError(curlCode: Int(problem.rawValue),
                                                     message: String(cString: curl_easy_strerror(problem)),
@@ -168,13 +174,16 @@ final class HTTP2Lane: @unchecked Sendable {
         t.job = job
         let rc = curl_multi_add_handle(multi, t.easy)
         if rc != CURLM_OK {
+            if closeAfter { rotating = false }
             t.job = nil
+            t.endTransfer()
             idle.append(t)
             finish(job, .failure(APNsTransportError(curlCode: 0, message: String(cString: curl_multi_strerror(rc)),
                                                     mayHaveBeenProcessed: false, attempts: job.attempts)))
             return
         }
         active += 1
+        _ = Unmanaged.passRetained(t)   // owned by libcurl (CURLOPT_PRIVATE) until the transfer is done
     }
 
     /// Codes meaning the request never left this host (name lookup, TCP connect, TLS handshake).
@@ -196,8 +205,9 @@ final class HTTP2Lane: @unchecked Sendable {
             active -= 1
             done += 1
             guard let priv else { continue }
-            let t = Unmanaged<HTTP2Transfer>.fromOpaque(priv).takeUnretainedValue()
-            guard let job = t.job else { idle.append(t); continue }
+            let t = Unmanaged<HTTP2Transfer>.fromOpaque(priv).takeRetainedValue()
+            if t.closesConnection { rotating = false }
+            guard let job = t.job else { t.endTransfer(); idle.append(t); continue }
             t.job = nil
             var n = 0
             _ = ap_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &n)
@@ -206,6 +216,7 @@ final class HTTP2Lane: @unchecked Sendable {
                 var status = 0
                 _ = ap_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
                 let response = HTTP2Response(status: status, headers: t.responseHeaders, body: t.responseBody)
+                t.endTransfer()
                 t.clearResponse()
                 idle.append(t)
                 finish(job, .success(response))
@@ -213,8 +224,13 @@ final class HTTP2Lane: @unchecked Sendable {
             }
             var pretransfer: curl_off_t = 0
             _ = ap_curl_easy_getinfo_off(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
-            let notSent = Self.connectPhase.contains(rc.rawValue) || pretransfer == 0
+            // Not sent: libcurl never started on the body (POST), or for body-less requests the failure was in
+            // the connect phase or before the transfer began.
+            let notSent = job.request.method == "POST"
+                ? !t.bodyReadStarted
+                : (Self.connectPhase.contains(rc.rawValue) || pretransfer == 0)
             let detail = t.errorText
+            t.endTransfer()
             t.clearResponse()
             idle.append(t)
             if notSent && job.attempts < 2 {
@@ -246,6 +262,6 @@ final class HTTP2Lane: @unchecked Sendable {
         guard configuration.keepaliveSeconds > 0,
               now - lastUpkeep >= .milliseconds(Int64(configuration.keepaliveSeconds * 1000)) else { return }
         lastUpkeep = now
-        if let t = idle.last { _ = curl_easy_upkeep(t.easy) }
+        _ = curl_easy_upkeep(template)
     }
 }

@@ -1,22 +1,31 @@
 import CCurl
 
-/// One reusable libcurl easy handle and the buffers of the request it carries. Lives on one lane's loop thread.
+/// The buffers of one request and the libcurl easy handle carrying it. Contexts are pooled per lane; the easy
+/// handle is duplicated from the lane's template for each request and cleaned up after it (libcurl 7.88 fails
+/// a second HTTP/2 transfer on a reused easy handle with `CURLE_HTTP2`). Lives on one lane's loop thread.
 final class HTTP2Transfer {
-    let easy: UnsafeMutableRawPointer
+    private(set) var easy: UnsafeMutableRawPointer?
     var job: HTTP2Job?
     private(set) var responseHeaders: [String: String] = [:]
     private(set) var responseBody: [UInt8] = []
+    private var requestBody: [UInt8] = []
+    private var readOffset = 0
+    /// True once libcurl started reading the request body, i.e. the request's HEADERS went out: from then on
+    /// the server may have processed it, even if libcurl later reconnects and fails.
+    private(set) var bodyReadStarted = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    private var isDelete = false
 
-    init?(configuration c: HTTP2TransportConfiguration) {
-        guard let e = curl_easy_init() else { return nil }
-        easy = e
+    static let h2cReuseBroken = ap_curl_version_num() < 0x08_00_00
+
+    init() {
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        _ = ap_curl_easy_setopt_ptr(e, CURLOPT_PRIVATE, me)
+    }
+
+    /// The easy handle every request starts from: the options that never change.
+    static func makeTemplate(_ c: HTTP2TransportConfiguration) -> UnsafeMutableRawPointer? {
+        guard let e = curl_easy_init() else { return nil }
         _ = ap_curl_easy_setopt_long(e, CURLOPT_NOSIGNAL, 1)
         _ = ap_curl_easy_setopt_long(e, CURLOPT_PIPEWAIT, 1)
         _ = ap_curl_easy_setopt_long(e, CURLOPT_TIMEOUT_MS, Int(c.requestTimeoutSeconds * 1000))
@@ -29,8 +38,6 @@ final class HTTP2Transfer {
         }
         if let ca = c.caFile { _ = ap_curl_easy_setopt_str(e, CURLOPT_CAINFO, ca) }
         if c.verbose { _ = ap_curl_easy_setopt_long(e, CURLOPT_VERBOSE, 1) }
-        _ = ap_curl_easy_setopt_ptr(e, CURLOPT_ERRORBUFFER, errorBuffer)
-        _ = ap_curl_easy_setopt_ptr(e, CURLOPT_WRITEDATA, me)
         _ = ap_curl_easy_setopt_write(e, CURLOPT_WRITEFUNCTION) { ptr, size, n, ud in
             let len = size * n
             guard let ud else { return 0 }
@@ -38,7 +45,28 @@ final class HTTP2Transfer {
             if len > 0, let ptr { ptr.withMemoryRebound(to: UInt8.self, capacity: len) { t.responseBody.append(contentsOf: UnsafeBufferPointer(start: $0, count: len)) } }
             return len
         }
-        _ = ap_curl_easy_setopt_ptr(e, CURLOPT_HEADERDATA, me)
+        // The body is handed over through a read callback (not POSTFIELDS) so the transfer knows when it went out.
+        // Rewinds are refused once it did: libcurl would otherwise resend a request on a fresh connection when a
+        // reused one died before answering — a request the server may already have processed (a duplicate push).
+        // The request then fails with "may have been processed" and the caller decides.
+        _ = ap_curl_easy_setopt_write(e, CURLOPT_READFUNCTION) { ptr, size, n, ud in
+            guard let ud, let ptr else { return 0 }
+            let t = Unmanaged<HTTP2Transfer>.fromOpaque(ud).takeUnretainedValue()
+            t.bodyReadStarted = true
+            let count = min(size * n, t.requestBody.count - t.readOffset)
+            if count > 0 {
+                t.requestBody.withUnsafeBytes { b in
+                    UnsafeMutableRawPointer(ptr).copyMemory(from: b.baseAddress! + t.readOffset, byteCount: count)
+                }
+                t.readOffset += count
+            }
+            return count
+        }
+        _ = ap_curl_easy_setopt_seek(e) { ud, offset, origin in
+            guard let ud, origin == SEEK_SET, offset == 0 else { return 2 }   // CURL_SEEKFUNC_CANTSEEK
+            let t = Unmanaged<HTTP2Transfer>.fromOpaque(ud).takeUnretainedValue()
+            return t.bodyReadStarted ? 2 : 0
+        }
         _ = ap_curl_easy_setopt_write(e, CURLOPT_HEADERFUNCTION) { ptr, size, n, ud in
             let len = size * n
             guard let ud, let ptr else { return len }
@@ -46,16 +74,38 @@ final class HTTP2Transfer {
             ptr.withMemoryRebound(to: UInt8.self, capacity: len) { t.headerLine(UnsafeBufferPointer(start: $0, count: len)) }
             return len
         }
+        return e
     }
 
     /// Sets URL, method, headers and body for the next request; returns a libcurl error when an option is refused.
-    func prepare(_ r: HTTP2Request) -> CURLcode? {
+    /// True when this request closes its connection after use (connection rotation).
+    private(set) var closesConnection = false
+
+    func prepare(_ r: HTTP2Request, template: UnsafeMutableRawPointer, closeAfter: Bool = false) -> CURLcode? {
         clearResponse()
         errorBuffer[0] = 0
+        guard let easy = curl_easy_duphandle(template) else { return CURLE_OUT_OF_MEMORY }
+        self.easy = easy
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me)
+        _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
+        _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
+        _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_READDATA, me)
+        _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_SEEKDATA, me)
+        _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        closesConnection = closeAfter
+        if closeAfter { _ = ap_curl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1) }
+        requestBody = r.body
+        readOffset = 0
+        bodyReadStarted = false
         var rc = ap_curl_easy_setopt_str(easy, CURLOPT_URL, r.url)
         if rc != CURLE_OK { return rc }
-        let version = r.url.hasPrefix("http://") ? ap_curl_http_version_2_prior_knowledge() : ap_curl_http_version_2tls()
-        _ = ap_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version)
+        let cleartext = r.url.hasPrefix("http://")
+        _ = ap_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
+                                     cleartext ? ap_curl_http_version_2_prior_knowledge() : ap_curl_http_version_2tls())
+        // libcurl before 8.0 fails every request after the first on a reused prior-knowledge (h2c) connection
+        // with CURLE_HTTP2 (seen with 7.88.1, curl's own CLI too); there, each h2c request gets its own connection.
+        if cleartext && Self.h2cReuseBroken { _ = ap_curl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1) }
 
         if let headerList { curl_slist_free_all(headerList) }
         // Drop libcurl's default `accept`, `content-type` (form) and `expect` headers: APNs wants only its own.
@@ -68,35 +118,37 @@ final class HTTP2Transfer {
 
         switch r.method {
         case "POST":
-            if isDelete { _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_CUSTOMREQUEST, nil); isDelete = false }
-            _ = ap_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.body.count))
-            rc = r.body.withUnsafeBytes { b in
-                ap_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, b.count == 0 ? UnsafeRawPointer(("" as StaticString).utf8Start) : b.baseAddress)
-            }
+            _ = ap_curl_easy_setopt_long(easy, CURLOPT_POST, 1)
+            rc = ap_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.body.count))
         case "GET":
-            if isDelete { _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_CUSTOMREQUEST, nil); isDelete = false }
             rc = ap_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
         case "DELETE":
             _ = ap_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
             rc = ap_curl_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, "DELETE")
-            isDelete = true
         default:
             return CURLE_UNSUPPORTED_PROTOCOL
         }
         return rc == CURLE_OK ? nil : rc
     }
 
+    /// Cleans up the easy handle after its transfer (call after reading its info).
+    func endTransfer() {
+        if let easy { curl_easy_cleanup(easy) }
+        easy = nil
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
+
     func clearResponse() {
         responseHeaders = [:]
         responseBody = []
+        requestBody = []
     }
 
     var errorText: String { String(cString: errorBuffer) }
 
-    /// Frees the header list and error buffer (the easy handle is cleaned up by the lane).
-    func release() {
-        if let headerList { curl_slist_free_all(headerList) }
-        headerList = nil
+    deinit {
+        endTransfer()
         errorBuffer.deallocate()
     }
 

@@ -19,12 +19,18 @@ public struct HTTP2TransportConfiguration: Sendable, Hashable {
     /// Keepalive interval in seconds: HTTP/2 PING through `CURLOPT_UPKEEP_INTERVAL_MS` + `curl_easy_upkeep`,
     /// and TCP keepalive probes after this much idle time.
     public var keepaliveSeconds: Double
+    /// Requests after which the lane moves to a fresh connection (0: never). libcurl before 8.0 sends an
+    /// RST_STREAM after every completed stream, and servers with HTTP/2 rapid-reset protection (nghttp2 ≥ 1.57
+    /// and Debian's backport: burst 1000) then close the connection, failing the streams in flight. Rotating
+    /// before that point costs one short pause. Default: 900 with such a libcurl, 0 otherwise.
+    public var streamsPerConnection: Int
     /// libcurl verbose output on standard error (never use in production: it prints headers, including the token).
     public var verbose: Bool
 
     public init(caFile: String? = nil, connections: Int = 1, maxConcurrentStreams: Int = 1000,
                 requestTimeoutSeconds: Double = 30, connectTimeoutSeconds: Double = 10, keepaliveSeconds: Double = 60,
-                verbose: Bool = false) {
+                streamsPerConnection: Int? = nil, verbose: Bool = false) {
+        self.streamsPerConnection = max(0, streamsPerConnection ?? (HTTP2Transfer.h2cReuseBroken ? 900 : 0))
         self.caFile = caFile
         self.connections = max(1, connections)
         self.maxConcurrentStreams = max(1, maxConcurrentStreams)
