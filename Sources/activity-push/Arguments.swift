@@ -51,9 +51,11 @@ struct Arguments {
         return values[flag] ?? []
     }
 
+    /// A boolean flag: present (`--strict`), or given a value (`--strict=false`, `--strict=0`, `--strict=no`).
     mutating func flag(_ flag: String) -> Bool {
         consumed.insert(flag)
-        return values[flag] != nil
+        guard let v = values[flag]?.last else { return false }
+        return !["false", "0", "no", "off"].contains(v.lowercased())
     }
 
     mutating func int(_ flag: String) throws -> Int? {
@@ -64,7 +66,10 @@ struct Arguments {
 
     mutating func double(_ flag: String) throws -> Double? {
         guard let v = value(flag) else { return nil }
-        guard let d = Double(v), d.isFinite else { throw UsageError("\(flag) expects a number, got '\(v)'") }
+        // Decimal only: Double("0x10") would accept hexadecimal, Double("nan") not-a-number.
+        guard v.allSatisfy({ "0123456789.eE+-".contains($0) }), let d = Double(v), d.isFinite else {
+            throw UsageError("\(flag) expects a decimal number, got '\(v)'")
+        }
         return d
     }
 

@@ -21,6 +21,10 @@ let buildCommand = Command(
     guard let flags = try BuildFlags.read(&a) else { throw UsageError("--event start|update|end is required") }
     try a.finish()
     if !a.positionals.isEmpty { throw UsageError("unexpected argument '\(a.positionals[0])'") }
+    guard ["json", "text"].contains(format) else { throw UsageError("--format must be json or text") }
+    if let bundleID, bundleID.isEmpty || bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) {
+        throw UsageError("--bundle-id must be the app's bundle identifier, e.g. com.example.app")
+    }
     if bundleID == nil { printError("activity-push build: no --bundle-id; apns-topic uses com.example.app") }
     let push = try flags.push(bundleID: bundleID ?? "com.example.app", schema: schema)
     do {

@@ -26,6 +26,7 @@ let checkCommand = Command(
     let schemaPath = a.value("--schema")
     let headersPath = a.value("--headers")
     let now = try a.double("--now") ?? Date().timeIntervalSince1970
+    guard now >= 0, now < 100_000_000_000 else { throw UsageError("--now is UNIX seconds (e.g. 1767225600), got \(now)") }
     let strict = a.flag("--strict")
     let format = a.value("--format") ?? "text"
     try a.finish()

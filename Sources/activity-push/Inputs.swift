@@ -3,18 +3,42 @@ import Foundation
 
 /// Reading the files commands take. Failures are usage-level (exit 2) with a one-line reason naming the file.
 enum Inputs {
-    /// The bytes of a file, or `-` for standard input.
+    /// Inputs are read up to this size; a Live Activity payload is at most 5 KB, so anything near it is a mistake.
+    static let readLimit = 64 << 20
+
+    /// The bytes of a file, a pipe or device (`<(…)`, `/dev/stdin`), or `-` for standard input, up to ``readLimit``.
     static func bytes(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw UsageError("\(path): no such file")
+        let handle: FileHandle
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+                throw UsageError("\(path): no such file")
+            }
+            if isDir.boolValue { throw UsageError("\(path): is a folder, expected a file") }
+            guard let h = FileHandle(forReadingAtPath: path) else {
+                throw UsageError("\(path): cannot be read (permission denied)")
+            }
+            handle = h
         }
-        if isDir.boolValue { throw UsageError("\(path): is a folder, expected a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError("\(path): cannot be read (check permissions)")
+        defer { if path != "-" { try? handle.close() } }
+        var out: [UInt8] = []
+        while true {
+            let chunk: Data
+            do {
+                guard let c = try handle.read(upToCount: 1 << 20) else { break }
+                chunk = c
+            } catch {
+                throw UsageError("\(path == "-" ? "standard input" : path): cannot be read: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            out.append(contentsOf: chunk)
+            if out.count > readLimit {
+                throw UsageError("\(path == "-" ? "standard input" : path): larger than \(readLimit >> 20) MB; a Live Activity payload is at most 5 KB")
+            }
         }
-        return Array(data)
+        return out
     }
 
     /// The app's schema from `--attributes` paths (files or folders); nil when none were given.
@@ -29,7 +53,8 @@ enum Inputs {
 
     /// The app's schema from a file written by `activity-push schema --format json`.
     static func schemaDescription(_ path: String) throws -> ActivitySchema {
-        let doc = JSONReader.read(try bytes(path))
+        // A schema description nests about three levels per Swift type level.
+        let doc = JSONReader.read(try bytes(path), maxDepth: 4096)
         if let p = doc.problems.first(where: { $0.kind != .duplicateKey }) {
             throw UsageError("\(path):\(p.position.line):\(p.position.column): not valid JSON: \(p.message)")
         }

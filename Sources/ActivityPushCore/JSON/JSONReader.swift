@@ -73,6 +73,9 @@ private struct Parser {
 
     mutating func parseDocument() -> JSONDocument {
         do {
+            if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
+                try fail("the text is UTF-16 (byte order mark \(String(bytes[0], radix: 16, uppercase: true)) \(String(bytes[1], radix: 16, uppercase: true))); JSON sent to APNs must be UTF-8 — convert it, e.g. iconv -f UTF-16 -t UTF-8")
+            }
             if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
                 try fail("a byte order mark (U+FEFF) starts the text; RFC 8259 §8.1 forbids it in JSON sent over a network")
             }

@@ -41,9 +41,15 @@ public struct JSONNumber: Sendable, Hashable {
     public var integralValue: Int64? {
         if let i = int64Value { return i }
         let d = doubleValue
-        guard d.isFinite, d == d.rounded(.towardZero), abs(d) < 9.2e18 else { return nil }
+        guard d.isFinite, d == d.rounded(.towardZero), d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 else { return nil }
         return Int64(d)
     }
+    /// The value as a whole number for messages: `Int64` text when it fits, else the lexeme.
+    public static func wholeText(_ d: Double) -> String {
+        guard d.isFinite, d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 else { return "\(d)" }
+        return String(Int64(d.rounded(.down)))
+    }
+
     /// True when the integer lexeme is negative (`-0` included).
     public var isNegative: Bool { lexeme.hasPrefix("-") }
 }
@@ -91,6 +97,12 @@ public indirect enum JSONValue: Sendable, Hashable {
         case .bool: return "boolean"
         case .null: return "null"
         }
+    }
+
+    /// The kind's name with its article, for messages ("an object", "a string").
+    public var kindWithArticle: String {
+        let k = kindName
+        return (k.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + k
     }
 
     public var members: [JSONMember]? {

@@ -25,7 +25,7 @@ extension PushCheck {
         }
         guard let s = ev.node.value.stringValue else {
             report(.invalidEvent, at: ev.path, ev.node.position,
-                   "event is a \(ev.node.value.kindName); the device accepts only the strings \"start\", \"update\", \"end\" (\"Incoming message contains an illegal event type\")",
+                   "event is \(ev.node.value.kindWithArticle); the device accepts only the strings \"start\", \"update\", \"end\" (\"Incoming message contains an illegal event type\")",
                    fix: "send \"event\": \"update\" (or \"start\" / \"end\")")
             return
         }
@@ -54,11 +54,11 @@ extension PushCheck {
                             ? " It looks like seconds since 2001-01-01; aps times are UNIX seconds (add 978307200)." : ""
                         report(.timestampStale, at: ts.path, ts.node.position,
                                "timestamp is \(describeInterval(-delta)) before now; the device ignores an update older than the last one it applied.\(hint)",
-                               fix: "set timestamp to the current UNIX time when sending (now: \(Int64(now)))")
+                               fix: "set timestamp to the current UNIX time when sending (now: \(JSONNumber.wholeText(now)))")
                     } else if delta > Self.timestampTolerance {
                         report(.timestampInFuture, at: ts.path, ts.node.position,
                                "timestamp is \(describeInterval(delta)) after now; later updates with the real time will look older and be ignored (more than ~8 h ahead is dropped)",
-                               fix: "set timestamp to the current UNIX time when sending (now: \(Int64(now)))")
+                               fix: "set timestamp to the current UNIX time when sending (now: \(JSONNumber.wholeText(now)))")
                     }
                 }
             } else {
@@ -71,11 +71,11 @@ extension PushCheck {
         if let stale = locate(LiveActivityKeys.staleDate), let seconds = unixSeconds(stale, name: "stale-date"), let now, seconds < now {
             let severity: Severity = event == .start ? .error : .warning
             let hint = looksLikeReferenceDate(seconds, now: now)
-                ? " It looks like seconds since 2001-01-01; stale-date is UNIX seconds (add 978307200 → \(Int64(seconds + Self.referenceDateOffset)))." : ""
+                ? " It looks like seconds since 2001-01-01; stale-date is UNIX seconds (add 978307200 → \(JSONNumber.wholeText(seconds + Self.referenceDateOffset)))." : ""
             report(.staleDateInPast, severity, at: stale.path, stale.node.position,
                    (event == .start ? "stale-date is in the past, so the activity is created already stale and never presented."
                                     : "stale-date is in the past; the activity shows as stale at once.") + hint,
-                   fix: "use a future UNIX time, e.g. now + 3600 = \(Int64(now) + 3600)")
+                   fix: "use a future UNIX time, e.g. now + 3600 = \(JSONNumber.wholeText(now + 3600))")
         }
         if let dismissal = locate(LiveActivityKeys.dismissalDate) {
             _ = unixSeconds(dismissal, name: "dismissal-date")
@@ -91,17 +91,24 @@ extension PushCheck {
     mutating func unixSeconds(_ loc: Located, name: String) -> Double? {
         guard let n = loc.node.value.numberValue else {
             let asString = loc.node.value.stringValue.flatMap { Double($0) ?? ShapeJudge.parseISO8601($0)?.timeIntervalSince1970 }
+                .flatMap { $0.isFinite && $0 >= 0 && $0 < Self.millisecondsThreshold ? $0 : nil }
             report(.invalidTimestamp, at: loc.path, loc.node.position,
-                   "\(name) is a \(loc.node.value.kindName); it must be a JSON number of UNIX seconds" + (name == "timestamp" ? " (the device logs \"Incoming message does not contain a timestamp\")" : ""),
+                   "\(name) is \(loc.node.value.kindWithArticle); it must be a JSON number of UNIX seconds" + (name == "timestamp" ? " (the device logs \"Incoming message does not contain a timestamp\")" : ""),
                    fix: asString.map { "write the number without quotes: \(Int64($0))" } ?? "send \(name) as a number of seconds since 1970-01-01 UTC")
             return nil
         }
         let v = n.doubleValue
-        if v >= Self.millisecondsThreshold {
+        if v >= Self.millisecondsThreshold && v < Self.millisecondsThreshold * 1000 {
             let seconds = (v / 1000).rounded(.down)
             report(.timestampInMilliseconds, at: loc.path, loc.node.position,
                    "\(name) \(n.lexeme) looks like milliseconds; APNs Live Activity times are UNIX seconds, so this is tens of thousands of years ahead",
-                   fix: "divide by 1000: \(Int64(seconds))")
+                   fix: "divide by 1000: \(JSONNumber.wholeText(seconds))")
+            return nil
+        }
+        if !v.isFinite || v < 0 || v >= Self.millisecondsThreshold {
+            report(.invalidTimestamp, at: loc.path, loc.node.position,
+                   "\(name) \(n.lexeme) is not a time: APNs Live Activity times are UNIX seconds since 1970 (about \(JSONNumber.wholeText(now ?? 1_767_225_600)) now)",
+                   fix: "send the current UNIX time in seconds")
             return nil
         }
         return v
@@ -123,7 +130,7 @@ extension PushCheck {
         guard let rs = locate(LiveActivityKeys.relevanceScore) else { return }
         if let n = rs.node.value.numberValue, n.doubleValue.isFinite { return }
         report(.relevanceScoreInvalid, at: rs.path, rs.node.position,
-               "relevance-score is \(rs.node.value.kindName == "number" ? "not finite" : "a " + rs.node.value.kindName); it must be a finite number",
+               "relevance-score is \(rs.node.value.kindName == "number" ? "not finite" : rs.node.value.kindWithArticle); it must be a finite number",
                fix: rs.node.value.stringValue.flatMap(Double.init).map { "write the number without quotes: \($0)" } ?? "send a number such as 50 or 100")
     }
 }

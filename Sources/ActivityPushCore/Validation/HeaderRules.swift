@@ -72,7 +72,7 @@ extension PushCheck {
                 if v == 0, !broadcast, event(in: h) == .start {
                     report(.expirationZeroForStart, at: "headers.apns-expiration", nil,
                            "apns-expiration 0 means deliver now or never: a phone offline for a moment never gets this start",
-                           fix: "set apns-expiration to now + a few minutes in UNIX seconds, e.g. \(Int64(now ?? Date().timeIntervalSince1970) + 600)")
+                           fix: "set apns-expiration to now + a few minutes in UNIX seconds, e.g. \(JSONNumber.wholeText((now ?? Date().timeIntervalSince1970) + 600))")
                 }
                 if Double(v) >= Self.millisecondsThreshold {
                     report(.invalidExpiration, at: "headers.apns-expiration", nil,

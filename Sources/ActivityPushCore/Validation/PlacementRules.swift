@@ -62,7 +62,7 @@ extension PushCheck {
         }
         guard m.value.value.members != nil else {
             report(.missingAPS, at: "aps", m.value.position,
-                   "\"aps\" is a \(m.value.value.kindName), not a dictionary; the device drops this push",
+                   "\"aps\" is \(m.value.value.kindWithArticle), not a dictionary; the device drops this push",
                    fix: "make aps an object: \"aps\": {\"timestamp\": …, \"event\": …, \"content-state\": {…}}")
             return
         }
@@ -132,7 +132,7 @@ extension PushCheck {
         }
         guard cs.node.value.members != nil else {
             report(.contentStateNotObject, at: cs.path, cs.node.position,
-                   "content-state is a \(cs.node.value.kindName), not an object; the device cannot decode ContentState from it",
+                   "content-state is \(cs.node.value.kindWithArticle), not an object; the device cannot decode ContentState from it",
                    fix: "send content-state as a JSON object of the ContentState properties (not a JSON string holding JSON)")
             return
         }

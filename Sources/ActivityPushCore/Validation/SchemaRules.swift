@@ -145,8 +145,10 @@ struct ShapeJudge {
         case .integer(let kind):
             judgeInteger(node, kind)
         case .floating(let name):
-            if node.value.numberValue != nil { return }
-            mismatch(node, path, name, fix: node.value.stringValue.flatMap(Double.init).map { "send the number without quotes: \($0)" })
+            guard let n = node.value.numberValue else {
+                return mismatch(node, path, name, fix: node.value.stringValue.flatMap(Double.init).map { "send the number without quotes: \($0)" })
+            }
+            judgeFloatingRange(node, n, name)
         case .date:
             judgeDate(node)
         case .url:
@@ -193,6 +195,24 @@ struct ShapeJudge {
         }
     }
 
+    /// A number the floating type cannot hold (overflow to infinity, or a non-zero value that underflows to 0)
+    /// fails to decode.
+    private mutating func judgeFloatingRange(_ node: JSONNode, _ n: JSONNumber, _ name: String) {
+        let v = n.doubleValue
+        let limit: Double
+        let smallest: Double
+        switch name {
+        case "Float", "Float32": (limit, smallest) = (Double(Float.greatestFiniteMagnitude), Double(Float.leastNonzeroMagnitude))
+        case "Float16": (limit, smallest) = (65504, 5.960464477539063e-08)
+        default: (limit, smallest) = (Double.greatestFiniteMagnitude, Double.leastNonzeroMagnitude)
+        }
+        if !v.isFinite || abs(v) > limit || (v != 0 && abs(v) < smallest) || (v == 0 && n.lexeme.contains(where: { "123456789".contains($0) })) {
+            add(.typeMismatch, path, node.position,
+                "the app's type declares this as \(name); \(n.lexeme) is outside its range, so decoding fails",
+                fix: "send a number within ±\(limit)")
+        }
+    }
+
     private mutating func judgeInteger(_ node: JSONNode, _ kind: IntegerKind) {
         guard let n = node.value.numberValue else {
             return mismatch(node, path, kind.name,
@@ -207,7 +227,12 @@ struct ShapeJudge {
             }
             return
         }
-        if n.isIntegerLexeme {
+        let d = n.doubleValue
+        if !n.isIntegerLexeme, d.isFinite, d == d.rounded(), d >= 0, d < 18_446_744_073_709_551_616.0 {
+            // Written with an exponent or ".0" beyond Int64: JSONDecoder accepts it for UInt64 / UInt when it fits.
+            if UInt64(d) <= kind.maxUnsigned { return }
+        }
+        if n.isIntegerLexeme || (d == d.rounded()) {
             // Beyond Int64: only UInt64 / UInt can hold it.
             if !n.isNegative, let u = UInt64(n.lexeme), u <= kind.maxUnsigned { return }
             add(.integerOutOfRange, path, node.position,
@@ -217,18 +242,22 @@ struct ShapeJudge {
         }
         add(.typeMismatch, path, node.position,
             "the app's type declares this as \(kind.name) but the payload has \(n.lexeme), which has a fraction; the default decoder refuses it and the push is dropped",
-            fix: "send a whole number (\(Int64(n.doubleValue.rounded()))), or make the Swift property Double")
+            fix: "send a whole number (\(JSONNumber.wholeText(n.doubleValue.rounded()))), or make the Swift property Double")
     }
 
     private mutating func judgeDate(_ node: JSONNode) {
         switch node.value {
         case .number(let n):
             let v = n.doubleValue
-            if v >= 1.0e11 {
+            if !v.isFinite || abs(v) > 1e15 {
+                add(.typeMismatch, path, node.position,
+                    "the app's type declares this as a Date (seconds since 2001-01-01); \(n.lexeme) is not a usable time",
+                    fix: "send seconds since 2001-01-01 00:00:00 UTC, e.g. \(JSONNumber.wholeText(Date().timeIntervalSinceReferenceDate))")
+            } else if v >= 1.0e11 {
                 let seconds = (v / 1000).rounded(.down)
                 add(.dateNotReferenceEpoch, path, node.position,
                     "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) looks like UNIX milliseconds and lands thousands of years ahead",
-                    fix: "send \(Int64(seconds - Self.referenceOffset)) (= \(n.lexeme) / 1000 − 978307200)")
+                    fix: "send \(JSONNumber.wholeText(seconds - Self.referenceOffset)) (= \(n.lexeme) / 1000 − 978307200)")
             } else if Self.unixRange.contains(v) {
                 add(.dateNotReferenceEpoch, path, node.position,
                     "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) is UNIX seconds and decodes ~31 years late (\(Self.yearOf(referenceSeconds: v)))",
@@ -268,6 +297,15 @@ struct ShapeJudge {
 
     private mutating func judgeDictionary(_ node: JSONNode, key: ValueShape, value: ValueShape, region: Region) {
         switch key.unwrapped {
+        case .integer(let k) where k.name != "Int":
+            // Only String- and Int-keyed dictionaries (CodingKeyRepresentable) are JSON objects; other keys encode as
+            // a flat array [key, value, key, value, …].
+            if node.value.members != nil {
+                add(.typeMismatch, path, node.position,
+                    "the app's type declares this as a dictionary keyed by \(k.name), which Codable encodes as an array [key, value, …], not an object; decoding fails",
+                    fix: "send [key1, value1, key2, value2, …], or key the dictionary by String or Int in the app")
+            }
+            return
         case .string, .integer:
             guard let members = node.value.members else { return mismatch(node, path, "a dictionary (JSON object)") }
             for m in members {

@@ -29,7 +29,7 @@ extension PushCheck {
             for part in ["title", "body"] {
                 guard let v = members.first(where: { $0.key == part })?.value else { missing.append(part); continue }
                 switch v.value {
-                case .string: continue
+                case .string(let s) where !s.allSatisfy(\.isWhitespace): continue
                 case .object(let m) where m.contains(where: { $0.key == "loc-key" }): continue
                 default: missing.append(part)
                 }
@@ -39,7 +39,7 @@ extension PushCheck {
         }
         guard !missing.isEmpty else { return }
         let what = alert.node.value.members == nil
-            ? "aps.alert is a \(alert.node.value.kindName); the device reads only an alert dictionary with title and body"
+            ? "aps.alert is \(alert.node.value.kindWithArticle); the device reads only an alert dictionary with title and body"
             : "aps.alert has no usable \(missing.joined(separator: " or ")); the device builds an alert only when both title and body are present (strings or {\"loc-key\", \"loc-args\"})"
         if isStart {
             report(.missingAlertForStart, at: alert.path, alert.node.position,
@@ -68,7 +68,7 @@ extension PushCheck {
             if let t = locate(LiveActivityKeys.attributesType) {
                 if t.node.value.stringValue == nil {
                     report(.missingAttributesType, at: t.path, t.node.position,
-                           "attributes-type is a \(t.node.value.kindName); it must be the ActivityAttributes type's name as a string (\"Incoming message does not contain usable attributes\")",
+                           "attributes-type is \(t.node.value.kindWithArticle); it must be the ActivityAttributes type's name as a string (\"Incoming message does not contain usable attributes\")",
                            fix: "send \"attributes-type\": \"<YourActivityAttributes type name>\"")
                 }
             } else {
@@ -85,7 +85,7 @@ extension PushCheck {
         if let a = locate(LiveActivityKeys.attributes) {
             if a.node.value.members == nil {
                 report(.attributesNotObject, at: a.path, a.node.position,
-                       "attributes is a \(a.node.value.kindName), not an object (\"Incoming message contains attributes that cannot be serialized to data\")",
+                       "attributes is \(a.node.value.kindWithArticle), not an object (\"Incoming message contains attributes that cannot be serialized to data\")",
                        fix: "send attributes as a JSON object of the type's stored properties (not a JSON string holding JSON)")
             } else {
                 checkNulls(in: a.node, path: a.path)

@@ -79,8 +79,15 @@ struct PushCheck {
         return nil
     }
 
+    /// Bodies beyond this are judged too large without being parsed: APNs takes at most 5 KB.
+    static let parseLimit = 1 << 20
+
     mutating func run(body: [UInt8]) {
         checkBodySize(body)
+        if body.count > Self.parseLimit {
+            if let headers { checkHeaders(headers) }
+            return
+        }
         let document = JSONReader.read(body)
         reportJSONProblems(document.problems)
         defer {
@@ -90,7 +97,7 @@ struct PushCheck {
         guard let rootNode = document.root else { return }
         guard rootNode.value.members != nil else {
             report(.missingAPS, at: "$", rootNode.position,
-                   "the body is a JSON \(rootNode.value.kindName), not an object with an \"aps\" dictionary; the device ignores it",
+                   "the body is JSON \(rootNode.value.kindWithArticle), not an object with an \"aps\" dictionary; the device ignores it",
                    fix: "send {\"aps\": {\"timestamp\": …, \"event\": …, \"content-state\": {…}}}")
             return
         }
