@@ -177,8 +177,8 @@ final class MockAPNsState: @unchecked Sendable {
     // MARK: /3/device/<token>
 
     private func device(_ request: MockRequest, now: Double, entry: inout MockJournalEntry) -> MockResponse {
-        let rawToken = request.path.hasPrefix("/3/device/") ? String(request.path.dropFirst("/3/device/".count)) : ""
-        let token = String(rawToken.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        let rawToken = request.path.hasPrefix("/3/device/") ? Substring(request.path.utf8.dropFirst(10)) : ""
+        let token = String(rawToken.firstIndex(of: "?").map { rawToken[..<$0] } ?? rawToken)
         entry.token = token.isEmpty ? nil : String(token.prefix(8))
         entry.path = "/3/device/" + MockJournalEntry.redact(token)
         entry.bundleID = request.header("apns-topic").map(Self.bundle(fromTopic:))
@@ -334,7 +334,7 @@ final class MockAPNsState: @unchecked Sendable {
             return AuthResult(failure: (403, .missingProviderToken))
         }
         guard header.lowercased().hasPrefix("bearer ") else { return AuthResult(failure: (403, .invalidProviderToken)) }
-        let jwt = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        let jwt = String(header.utf8.dropFirst(7).drop(while: { $0 == 32 || $0 == 9 }))!
         guard !jwt.isEmpty else { return AuthResult(failure: (403, .missingProviderToken)) }
         var conn = connections[request.connectionID] ?? ConnectionAuth()
         if conn.token == jwt {
@@ -413,15 +413,37 @@ final class MockAPNsState: @unchecked Sendable {
 
     static func isBase64(_ s: String) -> Bool { s.count <= 256 && Data(base64Encoded: s) != nil }
 
+    /// Letters, digits, `.`, `-`, `_` (ASCII), 1 to 255 bytes.
     static func isBundleID(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 255 && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") }
+        let u = s.utf8
+        return !u.isEmpty && u.count <= 255 && u.allSatisfy {
+            ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 46 || $0 == 45 || $0 == 95
+        }
     }
 
     static func bundle(fromTopic topic: String) -> String {
         topic.hasSuffix(".push-type.liveactivity") ? String(topic.dropLast(".push-type.liveactivity".count)) : topic
     }
 
-    static func newUUID() -> String { UUID().uuidString.lowercased() }
+    /// A random (version 4) UUID, lowercase. Built from the system random generator directly: Foundation's
+    /// `UUID()` opens /dev/urandom per call on Linux, which showed up as the top system cost under load.
+    static func newUUID() -> String {
+        var g = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let a = g.next() as UInt64, b = g.next() as UInt64
+        for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * i)); bytes[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * i)) }
+        bytes[6] = (bytes[6] & 0x0f) | 0x40
+        bytes[8] = (bytes[8] & 0x3f) | 0x80
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(36)
+        for (i, byte) in bytes.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(45) }
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 
     /// An `apns-*` header or `authorization` given twice.
     static func duplicatedHeader(_ r: MockRequest) -> String? {
