@@ -211,7 +211,7 @@ public final class ConsoleAPI: Sendable {
         }
         guard let client else {
             throw APIError(503, "not-configured", "sending is not configured on this console",
-                           fix: "start serve with --auth-key KEY.p8 --key-id ID --team-id TEAM (and --url for a mock)")
+                           fix: "start serve with --auth-key AuthKey_KEYID.p8 --team-id TEAM (and --url for a mock)")
         }
         let target: String
         let start = Date()
