@@ -86,11 +86,20 @@ final class DeviceEndpointTests: XCTestCase {
         XCTAssertNotEqual(id, "0f6b39e8-6e3c-4f3b-9d52-3b6a1e2c4d5f")
     }
 
+    /// curl folds repeated -H lines, so this drives the request logic directly with a header given twice.
     func testDuplicateApnsHeaderIsDuplicateHeaders() throws {
-        let r = try curl("\(mock.baseURL)/3/device/\(pushToStartToken)", headers: liveActivityHeaders,
-                         body: payload(event: "start", timestamp: 1), extra: ["-H", "apns-priority: 10", "-H", "apns-priority: 5"])
-        // curl may merge or keep both; when both reach the server the answer is DuplicateHeaders.
-        if r.status == 400 { XCTAssertEqual(r.body, "{\"reason\":\"DuplicateHeaders\"}") }
+        let state = try MockAPNsState(configuration: MockAPNsConfiguration())
+        var headers = liveActivityHeaders.sorted(by: { $0.key < $1.key }).map { (name: $0.key, value: $0.value) }
+        let body = payload(event: "start", timestamp: 1)
+        let request = MockRequest(method: "POST", path: "/3/device/\(pushToStartToken)", headers: headers, body: body,
+                                  bodyLength: body.count, connectionID: 1)
+        XCTAssertEqual(state.respond(to: request).status, 200)
+        headers += [("apns-priority", "10"), ("apns-priority", "5")]
+        var twice = request
+        twice.headers = headers
+        let r = state.respond(to: twice)
+        XCTAssertEqual(r.status, 400)
+        XCTAssertEqual(String(decoding: r.body, as: UTF8.self), "{\"reason\":\"DuplicateHeaders\"}")
     }
 
     func testTokenBoundToOneBundle() throws {

@@ -38,14 +38,6 @@ final class ProviderTokenVerifier: @unchecked Sendable {
 
     deinit { EVP_PKEY_free(key) }
 
-    /// The Key ID from a file name `AuthKey_<KEYID>.p8`, or nil.
-    static func keyID(fromFileName path: String) -> String? {
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        guard name.hasPrefix("AuthKey_") else { return nil }
-        let id = String(name.dropFirst("AuthKey_".count))
-        return id.isEmpty ? nil : id
-    }
-
     /// Judges a JWT (without the `bearer ` prefix) at `now` (UNIX seconds).
     func verify(_ jwt: String, now: Double) -> Verdict {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
