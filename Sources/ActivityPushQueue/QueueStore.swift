@@ -25,7 +25,8 @@ public protocol QueueStore: AnyObject, Sendable {
     /// The subset of `targets` marked inactive by a 410, with the reason recorded.
     func inactiveTokens(among targets: [String]) throws(QueueError) -> [String: String]
 
-    /// True when nothing for this environment/credential is due or in flight (what `worker --drain` waits for).
+    /// True when nothing for this environment/credential is in flight or due at `nowUnixSeconds` (what
+    /// `worker --drain` waits for; it passes a later time to also wait for retries due soon).
     func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
 
     func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus

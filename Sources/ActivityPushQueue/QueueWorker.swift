@@ -19,11 +19,14 @@ public struct WorkerOptions: Sendable, Hashable {
     public var pollIntervalSeconds: Double
     /// Exit once nothing is due or in flight (instead of waiting for more).
     public var drain: Bool
+    /// With `drain`: also wait for retries that fall due within this many seconds (default 0: pushes waiting
+    /// for a later retry stay queued for the next worker run).
+    public var drainWaitSeconds: Double
     public var policy: QueueRetryPolicy
 
     public init(name: String = WorkerOptions.defaultName(), environment: String = "sandbox", credential: String = "default",
                 batchSize: Int = 200, leaseSeconds: Double = 60, pollIntervalSeconds: Double = 0.2, drain: Bool = false,
-                policy: QueueRetryPolicy = .init()) {
+                drainWaitSeconds: Double = 0, policy: QueueRetryPolicy = .init()) {
         self.name = name
         self.environment = environment
         self.credential = credential
@@ -31,6 +34,7 @@ public struct WorkerOptions: Sendable, Hashable {
         self.leaseSeconds = leaseSeconds
         self.pollIntervalSeconds = pollIntervalSeconds
         self.drain = drain
+        self.drainWaitSeconds = drainWaitSeconds
         self.policy = policy
     }
 
@@ -84,7 +88,8 @@ public final class QueueWorker: Sendable {
     /// Asks ``run()`` to return after the current round.
     public func stop() { stopFlag.set() }
 
-    /// Runs rounds until ``stop()``, or with `drain` until nothing is due or in flight.
+    /// Runs rounds until ``stop()``, or with `drain` until nothing is due or in flight (nor due within
+    /// `drainWaitSeconds`).
     /// - Throws: ``QueueError`` when the database fails.
     @discardableResult
     public func run() async throws(QueueError) -> WorkerSummary {
@@ -95,7 +100,8 @@ public final class QueueWorker: Sendable {
             total.dead += s.dead; total.notSent += s.notSent; total.rounds += s.rounds
             if s.claimed == 0 {
                 if options.drain,
-                   try store.isDrained(environment: options.environment, credential: options.credential, nowUnixSeconds: clock()) {
+                   try store.isDrained(environment: options.environment, credential: options.credential,
+                                       nowUnixSeconds: clock() + max(0, options.drainWaitSeconds)) {
                     break
                 }
                 try? await Task.sleep(nanoseconds: UInt64(options.pollIntervalSeconds * 1e9))

@@ -124,11 +124,15 @@ private struct BenchQueueRun {
             _ = try Outbox(store: sendStore).enqueue(request, to: chunk)
             j += chunk.count
         }
-        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .h2c, journalMemoryLimit: 1000))
+        // TLS with ALPN h2, as APNs (libcurl 7.88 cannot reuse a cleartext prior-knowledge connection after the
+        // server raises SETTINGS_MAX_CONCURRENT_STREAMS).
+        let tlsDir = (keyPath as NSString).deletingLastPathComponent + "/mock-tls"
+        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .tls(directory: tlsDir), journalMemoryLimit: 1000))
         try mock.start()
         defer { mock.stop() }
         let token = try ProviderToken(keyFile: keyPath, keyID: "BENCHQUEUE", teamID: "TEAMBENCH1")
-        let client = try APNsClient(environment: .custom(mock.baseURL), token: token)
+        let client = try APNsClient(environment: .custom(mock.baseURL), token: token,
+                                    transport: HTTP2TransportConfiguration(caFile: mock.caCertificatePath))
         let worker = QueueWorker(store: sendStore, sender: APNsPushSender(client: client),
                                  options: WorkerOptions(name: "bench", batchSize: workerBatch, drain: true))
         let t1 = DispatchTime.now().uptimeNanoseconds

@@ -13,7 +13,7 @@ let workerCommand = Command(
     if argv.contains("--help") || argv.contains("-h") {
         print("""
         usage: activity-push worker [--database DB] [--env sandbox|production] [--url URL] [--ca-file PEM]
-                                    --auth-key AuthKey_KEYID.p8 [--key-id ID] --team-id TEAMID [--drain]
+                                    --auth-key AuthKey_KEYID.p8 [--key-id ID] --team-id TEAMID [--drain [--drain-wait S]]
                                     [--credential NAME] [--name NAME] [--batch N] [--lease SECONDS]
                                     [--max-attempts N] [--server-error-delay SECONDS] [--connections N]
                                     [--format text|json]
@@ -25,6 +25,7 @@ let workerCommand = Command(
           --team-id ID           your 10-character Team ID
           --credential NAME      send only pushes queued with this --credential (default "default")
           --drain                exit once nothing is due or in flight (pushes waiting for a later retry stay queued)
+          --drain-wait SECONDS   with --drain, also wait for retries due within this many seconds (default 0)
           --batch N              pushes claimed and sent concurrently per round (default 200)
           --lease SECONDS        a claimed push returns to the queue this long after a crash (default 60)
           --max-attempts N       attempts before a retryable push is dead-lettered (default 8)
@@ -79,6 +80,10 @@ let workerCommand = Command(
     if let l = try a.double("--lease") {
         guard l > 0 else { throw UsageError("--lease must be positive seconds") }
         options.leaseSeconds = l
+    }
+    if let w = try a.double("--drain-wait") {
+        guard w >= 0 else { throw UsageError("--drain-wait must not be negative") }
+        options.drainWaitSeconds = w
     }
     let connections = try a.int("--connections") ?? 1
     let format = a.value("--format") ?? "text"
