@@ -32,3 +32,7 @@ if ! python3 -c "import jsonschema, fastjsonschema" >/dev/null 2>&1; then
   echo "installing Python packages: jsonschema fastjsonschema"
   python3 -m pip install -q jsonschema fastjsonschema 2>&1 | grep -v "Running pip as the 'root' user" || true
 fi
+# aioapns (PyPI): the Python peer in `activity-push bench send`.
+if ! python3 -c "import aioapns" >/dev/null 2>&1; then
+  python3 -m pip install -q aioapns 2>&1 | grep -v "Running pip as the 'root' user" || true
+fi

@@ -24,6 +24,7 @@ let benchCommand = Command(
 /// Benchmarks other modules add (`send`, `queue`): name → entry point.
 let benchSubcommands: [String: @Sendable ([String]) throws -> Int32] = [
     "queue": runBenchQueue,
+    "send": runBenchSend,
 ]
 
 enum BenchValidate {

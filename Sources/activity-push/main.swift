@@ -14,6 +14,7 @@ let commands: [Command] = [
     benchCommand,
     logsCommand,
     auditCommand,
+    sendCommand,
     mockAPNsCommand,
     schemaCommand,
     serveCommand,
