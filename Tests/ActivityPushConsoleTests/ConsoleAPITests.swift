@@ -218,6 +218,32 @@ final class ConsoleAPITests: XCTestCase {
         XCTAssertFalse(r.bodyText.contains("s3cret"))
     }
 
+    func testOtherSitesCannotDriveTheAPIThroughABrowser() async throws {
+        let api = try S.api()
+        let fields = JSONValue.obj(S.startFields + [("deviceToken", .string(String(repeating: "ab", count: 32)))])
+        var req = S.post("/v1/send", fields)
+        req.headers["origin"] = "https://evil.example"
+        req.headers["host"] = "127.0.0.1:8787"
+        var r = await api.handle(req)
+        XCTAssertEqual(r.status, 403)
+        XCTAssertEqual(S.errorCode(try S.json(r)), "forbidden")
+        // DNS rebinding: a foreign name resolving to 127.0.0.1.
+        r = await api.handle(S.get("/v1/types", headers: ["Host": "rebind.evil.example:8787"]))
+        XCTAssertEqual(r.status, 403)
+        // The page itself (same origin) and curl (no Origin) pass.
+        var same = S.post("/v1/build", .obj(S.startFields))
+        same.headers["origin"] = "http://127.0.0.1:8787"
+        same.headers["host"] = "127.0.0.1:8787"
+        r = await api.handle(same)
+        XCTAssertEqual(r.status, 200, r.bodyText)
+        for host in ["localhost:8787", "[::1]:8787", "127.0.0.1"] {
+            r = await api.handle(S.get("/v1/types", headers: ["Host": host]))
+            XCTAssertEqual(r.status, 200, host)
+        }
+        let page = await api.handle(S.get("/"))
+        XCTAssertEqual(page.header("Content-Security-Policy"), "default-src 'self'; frame-ancestors 'none'")
+    }
+
     // MARK: Send and enqueue without their back ends
 
     func testSendAndEnqueueRefuseErrorFindingsBeforeAnythingElse() async throws {

@@ -17,7 +17,7 @@ final class ConsoleServerTests: XCTestCase {
         defer { s.http.stop() }
         XCTAssertGreaterThan(s.http.port, 0)
         XCTAssertEqual(s.url, "http://127.0.0.1:\(s.http.port)")
-        let r = try RawHTTP.exchange(port: s.http.port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let r = try RawHTTP.exchange(port: s.http.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(r.status, 200)
         XCTAssertTrue(r.body.contains("<title>ActivityPush console</title>"))
     }
@@ -36,16 +36,16 @@ final class ConsoleServerTests: XCTestCase {
         XCTAssertTrue(r.body.contains("\"payload-too-large\""))
         // Over 64 KB, chunked (no Content-Length): discarded while read.
         let big = String(repeating: "y", count: 80_000)
-        r = try RawHTTP.exchange(port: port, "POST /v1/check HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
+        r = try RawHTTP.exchange(port: port, "POST /v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
                                  + String(big.utf8.count, radix: 16) + "\r\n" + big + "\r\n0\r\n\r\n")
         XCTAssertEqual(r.status, 413)
         // Unknown route.
-        r = try RawHTTP.exchange(port: port, "GET /etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        r = try RawHTTP.exchange(port: port, "GET /etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(r.status, 404)
         XCTAssertTrue(r.body.contains("\"not-found\""))
         // Garbage that is not HTTP, a client that hangs up mid-body, deep nesting.
         _ = try? RawHTTP.exchange(port: port, "\u{1}\u{2}GARBAGE\r\n\r\n")
-        RawHTTP.sendAndClose(port: port, "POST /v1/check HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n{\"payload\"")
+        RawHTTP.sendAndClose(port: port, "POST /v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 500\r\n\r\n{\"payload\"")
         r = try RawHTTP.post(port: port, "/v1/check", body: "{\"payload\": " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}")
         XCTAssertEqual(r.status, 400)
         // Still serving.
@@ -74,9 +74,9 @@ final class ConsoleServerTests: XCTestCase {
         }
         let s = try ConsoleServer(host: "0.0.0.0", port: 0, api: try S.api(token: "t0ken"))
         defer { s.http.stop() }
-        var r = try RawHTTP.exchange(port: s.http.port, "GET /v1/types HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        var r = try RawHTTP.exchange(port: s.http.port, "GET /v1/types HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(r.status, 401)
-        r = try RawHTTP.exchange(port: s.http.port, "GET /v1/types HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t0ken\r\nConnection: close\r\n\r\n")
+        r = try RawHTTP.exchange(port: s.http.port, "GET /v1/types HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t0ken\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(r.status, 200)
     }
 
@@ -114,7 +114,7 @@ enum RawHTTP {
     struct Response { var status: Int; var body: String }
 
     static func post(port: Int, _ path: String, body: String) throws -> Response {
-        try exchange(port: port, "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        try exchange(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n"
                      + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
     }
 

@@ -3,7 +3,7 @@ import ActivityPushCore
 /// A request the API cannot serve, answered as JSON:
 /// `{"error": {"status": 400, "code": "bad-json", "message": "…", "line": 1, "column": 9, "fix": "…"}}`.
 ///
-/// Codes: `bad-json` (400), `bad-request` (400, a field has the wrong type or value), `unauthorized` (401),
+/// Codes: `bad-json` (400), `bad-request` (400, a field has the wrong type or value), `unauthorized` (401), `forbidden` (403, cross-site),
 /// `not-found` (404), `method-not-allowed` (405), `payload-too-large` (413), `queue` (400, the queue refused),
 /// `findings` (422, the push has error findings; the body also carries them), `not-configured` (503),
 /// `internal` (500).

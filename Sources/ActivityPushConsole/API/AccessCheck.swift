@@ -19,6 +19,34 @@ enum AccessCheck {
         }
     }
 
+    /// Other web pages must not drive the API through the visitor's browser (the API can send with the server's
+    /// key): a request whose `Origin` is not this server's own origin is refused, and on a loopback console
+    /// without a token the `Host` must name the loopback (so a DNS-rebound name cannot reach it).
+    /// Requests without `Origin` (curl, scripts) and same-origin page requests pass.
+    static func crossSiteRefusal(_ request: HTTPRequest, tokenRequired: Bool) -> APIError? {
+        let host = request.header("host")
+        if let origin = request.header("origin"), origin != "http://" + (host ?? "") {
+            return APIError(403, "forbidden", "cross-origin request from \(origin) refused",
+                            fix: "call the API from the console's own page, or without an Origin header (curl, scripts)")
+        }
+        if !tokenRequired, let host, !isLoopbackHost(host) {
+            return APIError(403, "forbidden", "Host '\(host)' is not this loopback console",
+                            fix: "use http://127.0.0.1:<port> (or start serve with --host and --api-token)")
+        }
+        return nil
+    }
+
+    /// `127.x.x.x`, `localhost` or `[::1]`, with or without `:port`.
+    static func isLoopbackHost(_ hostHeader: String) -> Bool {
+        var h = hostHeader.lowercased()
+        if h.hasPrefix("[") {
+            guard let end = h.firstIndex(of: "]") else { return false }
+            return h[h.index(after: h.startIndex)..<end] == "::1"
+        }
+        if let colon = h.lastIndex(of: ":") { h = String(h[..<colon]) }
+        return h == "localhost" || HTTPServer.isLoopback(h) && !h.contains(":")
+    }
+
     /// Constant-time for equal lengths.
     static func equal(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)

@@ -39,7 +39,9 @@ public final class ConsoleAPI: Sendable {
         if path == "/index.html" { path = "/" }
         let known = Self.routes.contains(where: { $0.path == path })
         var response: HTTPResponse
-        if let token = configuration.apiToken, !AccessCheck.allows(request, token: token) {
+        if let refusal = AccessCheck.crossSiteRefusal(request, tokenRequired: configuration.apiToken != nil) {
+            response = refusal.response
+        } else if let token = configuration.apiToken, !AccessCheck.allows(request, token: token) {
             response = APIError(401, "unauthorized", "this console needs its API token",
                                 fix: "send Authorization: Bearer <token> (the --api-token given to serve)").response
         } else {
@@ -67,7 +69,10 @@ public final class ConsoleAPI: Sendable {
             return r
         }
         switch path {
-        case "/": return .text(200, ConsolePage.html, contentType: "text/html; charset=utf-8")
+        case "/":
+            var page = HTTPResponse.text(200, ConsolePage.html, contentType: "text/html; charset=utf-8")
+            page.headers += [("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'"), ("X-Frame-Options", "DENY")]
+            return page
         case "/console.css": return .text(200, ConsoleStyle.css, contentType: "text/css; charset=utf-8")
         case "/console.js": return .text(200, ConsoleScript.js, contentType: "text/javascript; charset=utf-8")
         case "/openapi.json": return .text(200, OpenAPIDocument.text, contentType: "application/json; charset=utf-8")

@@ -138,7 +138,7 @@ enum OpenAPIDocument {
         "type": "object", "required": ["error"],
         "properties": { "error": { "type": "object", "required": ["status", "code", "message"], "properties": {
           "status": { "type": "integer" },
-          "code": { "type": "string", "enum": ["bad-json", "bad-request", "unauthorized", "not-found", "method-not-allowed", "payload-too-large", "findings", "not-configured", "queue", "internal"] },
+          "code": { "type": "string", "enum": ["bad-json", "bad-request", "unauthorized", "forbidden", "not-found", "method-not-allowed", "payload-too-large", "findings", "not-configured", "queue", "internal"] },
           "message": { "type": "string" }, "field": { "type": "string" },
           "line": { "type": "integer" }, "column": { "type": "integer" }, "fix": { "type": "string" } } } }
       },
