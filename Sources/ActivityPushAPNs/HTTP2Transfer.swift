@@ -1,8 +1,7 @@
 import CCurl
 
-/// The buffers of one request and the libcurl easy handle carrying it. Contexts are pooled per lane; the easy
-/// handle is duplicated from the lane's template for each request and cleaned up after it (libcurl 7.88 fails
-/// a second HTTP/2 transfer on a reused easy handle with `CURLE_HTTP2`). Lives on one lane's loop thread.
+/// The buffers of one request and the libcurl easy handle carrying it. Contexts, each with its easy handle
+/// (duplicated once from the lane's template), are pooled per lane and reused. Lives on one lane's loop thread.
 final class HTTP2Transfer {
     private(set) var easy: UnsafeMutableRawPointer?
     var job: HTTP2Job?
@@ -84,8 +83,13 @@ final class HTTP2Transfer {
     func prepare(_ r: HTTP2Request, template: UnsafeMutableRawPointer, closeAfter: Bool = false) -> CURLcode? {
         clearResponse()
         errorBuffer[0] = 0
-        guard let easy = curl_easy_duphandle(template) else { return CURLE_OUT_OF_MEMORY }
-        self.easy = easy
+        // One easy handle per context, duplicated from the template once and reused for later requests.
+        let easy: UnsafeMutableRawPointer
+        if let e = self.easy { easy = e } else {
+            guard let e = curl_easy_duphandle(template) else { return CURLE_OUT_OF_MEMORY }
+            self.easy = e
+            easy = e
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me)
         _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
@@ -94,7 +98,7 @@ final class HTTP2Transfer {
         _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_SEEKDATA, me)
         _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         closesConnection = closeAfter
-        if closeAfter { _ = ap_curl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1) }
+        _ = ap_curl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, closeAfter || (cleartextNoReuse(r.url)) ? 1 : 0)
         requestBody = r.body
         readOffset = 0
         bodyReadStarted = false
@@ -104,9 +108,8 @@ final class HTTP2Transfer {
         _ = ap_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
                                      cleartext ? ap_curl_http_version_2_prior_knowledge() : ap_curl_http_version_2tls())
         // libcurl before 8.0 fails every request after the first on a reused prior-knowledge (h2c) connection
-        // with CURLE_HTTP2 (seen with 7.88.1, curl's own CLI too); there, each h2c request gets its own connection.
-        if cleartext && Self.h2cReuseBroken { _ = ap_curl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1) }
-
+        // with CURLE_HTTP2 (seen with 7.88.1, curl's own CLI too); there, each h2c request gets its own connection
+        // (CURLOPT_FORBID_REUSE above).
         if let headerList { curl_slist_free_all(headerList) }
         // Drop libcurl's default `accept`, `content-type` (form) and `expect` headers: APNs wants only its own.
         var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Accept:")
@@ -118,9 +121,11 @@ final class HTTP2Transfer {
 
         switch r.method {
         case "POST":
+            _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_CUSTOMREQUEST, nil)
             _ = ap_curl_easy_setopt_long(easy, CURLOPT_POST, 1)
             rc = ap_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.body.count))
         case "GET":
+            _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_CUSTOMREQUEST, nil)
             rc = ap_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
         case "DELETE":
             _ = ap_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
@@ -131,13 +136,13 @@ final class HTTP2Transfer {
         return rc == CURLE_OK ? nil : rc
     }
 
-    /// Cleans up the easy handle after its transfer (call after reading its info).
+    /// Frees the request's header list after its transfer (the easy handle is kept for the next request).
     func endTransfer() {
-        if let easy { curl_easy_cleanup(easy) }
-        easy = nil
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
     }
+
+    private func cleartextNoReuse(_ url: String) -> Bool { Self.h2cReuseBroken && url.hasPrefix("http://") }
 
     func clearResponse() {
         responseHeaders = [:]
@@ -149,6 +154,7 @@ final class HTTP2Transfer {
 
     deinit {
         endTransfer()
+        if let easy { curl_easy_cleanup(easy) }
         errorBuffer.deallocate()
     }
 
