@@ -28,11 +28,14 @@ let logsCommand = Command(
     guard format == "text" || format == "json" else { throw UsageError("--format must be text or json, got '\(format)'") }
     var since: LogTimestamp?
     if let s = a.value("--since") {
-        if let unix = Double(s) {
-            since = LogTimestamp(unixSeconds: unix)
+        if !s.isEmpty, s.allSatisfy({ "0123456789.+-eE".contains($0) }), let unix = Double(s) {
+            guard let t = LogTimestamp(unixSeconds: unix) else {
+                throw UsageError("--since: \(s) is out of range as UNIX seconds (years 1 to 9999); use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00")
+            }
+            since = t
         } else {
             guard let t = LogTimestamp.parse(s) else {
-                throw UsageError("--since: cannot read '\(s)'; use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00")
+                throw UsageError("--since: cannot read '\(s)' (or no such date); use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00")
             }
             since = t
         }
@@ -65,9 +68,13 @@ let logsCommand = Command(
     var analyzer = LiveActivityLogAnalyzer(since: since, bundleID: bundleID)
     var count = 0
     var rejections = 0
+    var unreadable = 0
     do {
         if format == "json" { out.write("[") }
-        try DeviceLogReader().read(path: path) { entry in
+        try DeviceLogReader().read(path: path, onWarning: { warning in
+            unreadable += 1
+            printError("activity-push logs: warning: \(warning)")
+        }) { entry in
             guard var event = analyzer.event(for: entry) else { return }
             if let pairing { event.pairing = pairing.pair(event) }
             if event.isRejection { rejections += 1 }
@@ -82,10 +89,14 @@ let logsCommand = Command(
         if format == "json" {
             out.write(count == 0 ? "]\n" : "\n]\n")
         } else {
-            out.write(count == 0 ? "no Live Activity events from liveactivitiesd in this log\n"
-                                 : "\(count) Live Activity event(s), \(rejections) rejection(s)\n")
+            out.write(count == 0 ? "no Live Activity events from liveactivitiesd in this log"
+                                 : "\(count) Live Activity event(s), \(rejections) rejection(s)")
+            out.write(unreadable == 0 ? "\n" : "; \(unreadable) part(s) of the log could not be read (warnings on stderr)\n")
         }
         out.flush()
+        if unreadable > 0 {
+            printError("activity-push logs: \(unreadable) part(s) of the log could not be read; the events above may be incomplete")
+        }
     } catch let e as DeviceLogError {
         out.discard()
         throw UsageError(e.description)

@@ -8,6 +8,12 @@ import Foundation
 /// processes are recognised on raw bytes and dropped without building strings, which keeps a 200 MB log fast
 /// and memory flat.
 public struct DeviceLogReader {
+    /// Longest message handed on (bytes of UTF-8): a longer one is cut and ends in `…[truncated N bytes]`,
+    /// so one huge line cannot grow memory or output.
+    public static let maxMessageBytes = 65_536
+    /// Longest json-style element or ndjson line that is parsed; a longer one is skipped with a warning.
+    public static let maxElementBytes = 1 << 20
+
     /// Processes whose entries are materialised (exact names).
     public var processes: Set<String>
     private var wanted: [[UInt8]]
@@ -19,10 +25,16 @@ public struct DeviceLogReader {
 
     /// Reads `chunks` (each call returns the next bytes, nil at the end) and calls `onEntry` for every entry of a
     /// wanted process, in order. Returns the detected format.
-    /// - Throws: ``DeviceLogError`` for binary or compressed input and for a layout no known format fits
-    ///   (the message lists the known formats), or any error `chunks` throws.
+    ///
+    /// `onWarning` gets one line per part of the log that could not be read — a json-style element that is not
+    /// JSON, a log that ends inside an element or before the closing `]` (a capture cut short), an element or
+    /// ndjson line over ``maxElementBytes`` — naming its position; reading goes on.
+    /// - Throws: ``DeviceLogError`` for binary or compressed input, for a layout no known format fits
+    ///   (the message lists the known formats), when no json-style element at all could be read, or any
+    ///   error `chunks` throws.
     @discardableResult
     public func read(name: String, chunks: () throws -> [UInt8]?,
+                     onWarning: (String) -> Void = { _ in },
                      onEntry: (DeviceLogEntry) throws -> Void) throws -> DeviceLogFormat {
         // 1. Sample for detection.
         var sample: [UInt8] = []
@@ -47,8 +59,8 @@ public struct DeviceLogReader {
             return try chunks()
         }
         switch format {
-        case .logJSON: try readJSONArray(next, onEntry: onEntry)
-        case .logNDJSON: try readNDJSON(next, onEntry: onEntry)
+        case .logJSON: try readJSONArray(next, name: name, onWarning: onWarning, onEntry: onEntry)
+        case .logNDJSON: try readNDJSON(next, name: name, onWarning: onWarning, onEntry: onEntry)
         default: try readText(next, parser: LogRowParser(format: format, consoleColumns: columns), onEntry: onEntry)
         }
         return format
@@ -56,7 +68,8 @@ public struct DeviceLogReader {
 
     /// Reads a file (or standard input for `-`) in 1 MiB chunks.
     @discardableResult
-    public func read(path: String, onEntry: (DeviceLogEntry) throws -> Void) throws -> DeviceLogFormat {
+    public func read(path: String, onWarning: (String) -> Void = { _ in },
+                     onEntry: (DeviceLogEntry) throws -> Void) throws -> DeviceLogFormat {
         let handle: FileHandle
         if path == "-" {
             handle = FileHandle.standardInput
@@ -79,36 +92,42 @@ public struct DeviceLogReader {
             } catch {
                 throw DeviceLogError("\(path): read failed: \(error.localizedDescription)")
             }
-        }, onEntry: onEntry)
+        }, onWarning: onWarning, onEntry: onEntry)
     }
 
     // MARK: - Text formats
 
     private func readText(_ next: () throws -> [UInt8]?, parser: LogRowParser,
                           onEntry: (DeviceLogEntry) throws -> Void) throws {
-        var current: (time: String, process: String, message: [UInt8], line: Int)?
+        var current: (time: String, process: String, message: [UInt8], dropped: Int, line: Int)?
         var lineNumber = 0
         func flush() throws {
             if let c = current {
                 try onEntry(DeviceLogEntry(time: c.time, process: c.process,
-                                           message: Self.trimTrailing(String(decoding: c.message, as: UTF8.self)),
+                                           message: Self.capped(c.message, dropped: c.dropped),
                                            line: c.line, index: nil))
             }
             current = nil
         }
-        try forEachLine(next) { line in
+        func append(_ bytes: UnsafeBufferPointer<UInt8>, dropped: Int) {
+            let room = max(0, Self.maxMessageBytes - current!.message.count)
+            let take = min(room, bytes.count)
+            current!.message += UnsafeBufferPointer(rebasing: bytes[0..<take])
+            current!.dropped += bytes.count - take + dropped
+        }
+        try forEachLine(next, maxLine: Self.maxMessageBytes) { line, dropped in
             lineNumber += 1
             if let h = parser.parse(line) {
                 try flush()
                 let proc = UnsafeBufferPointer(rebasing: line[h.process])
                 guard wanted.contains(where: { Self.equal(proc, $0) }) else { return }
                 current = (String(decoding: UnsafeBufferPointer(rebasing: line[h.time]), as: UTF8.self),
-                           String(decoding: proc, as: UTF8.self),
-                           Array(UnsafeBufferPointer(rebasing: line[h.messageStart...])), lineNumber)
+                           String(decoding: proc, as: UTF8.self), [], 0, lineNumber)
+                append(UnsafeBufferPointer(rebasing: line[h.messageStart...]), dropped: dropped)
             } else if current != nil {
                 if Self.isPreambleOrFooter(line) { return }
-                current!.message.append(10)
-                current!.message += Self.continuation(line, format: parser.format)
+                [UInt8(10)].withUnsafeBufferPointer { append($0, dropped: 0) }
+                Self.continuation(line, format: parser.format).withUnsafeBufferPointer { append($0, dropped: dropped) }
             }
         }
         try flush()
@@ -131,38 +150,102 @@ public struct DeviceLogReader {
 
     // MARK: - ndjson
 
-    private func readNDJSON(_ next: () throws -> [UInt8]?, onEntry: (DeviceLogEntry) throws -> Void) throws {
+    private func readNDJSON(_ next: () throws -> [UInt8]?, name: String, onWarning: (String) -> Void,
+                            onEntry: (DeviceLogEntry) throws -> Void) throws {
         var lineNumber = 0
-        try forEachLine(next) { line in
+        try forEachLine(next, maxLine: Self.maxElementBytes) { line, dropped in
             lineNumber += 1
             var i = 0
             while i < line.count, line[i] == 32 || line[i] == 9 { i += 1 }
             guard i < line.count, line[i] == 123 /* { */, mentionsWanted(line) else { return }
-            if let e = Self.entry(fromJSON: Array(line), line: lineNumber, index: nil), processes.contains(e.process) {
-                try onEntry(e)
+            if dropped > 0 {
+                onWarning("\(name):\(lineNumber): line is longer than \(Self.maxElementBytes) bytes (\(line.count + dropped)); skipped")
+                return
+            }
+            switch Self.parseElement(Array(line), line: lineNumber, index: nil) {
+            case .entry(let e): if processes.contains(e.process) { try onEntry(e) }
+            case .notJSON(let why): onWarning("\(name):\(lineNumber): line is not JSON (\(why)); skipped")
+            case .noMessage: break
             }
         }
     }
 
     // MARK: - json (one array, streamed element by element)
 
-    private func readJSONArray(_ next: () throws -> [UInt8]?, onEntry: (DeviceLogEntry) throws -> Void) throws {
+    private func readJSONArray(_ next: () throws -> [UInt8]?, name: String, onWarning: (String) -> Void,
+                               onEntry: (DeviceLogEntry) throws -> Void) throws {
         var inArray = false
+        var closed = false
         var depth = 0
         var inString = false
         var escaped = false
         var element: [UInt8] = []
+        var elementBytes = 0  // the element's full size (it is kept only up to maxElementBytes)
         var index = 0
+        var good = 0
+        var problems = 0
         var atLineStart = true
         var skippingLine = false
+        var garbageAt: Int?  // index of the element before which stray text was seen
+        func warn(_ message: String) {
+            problems += 1
+            onWarning("\(name): \(message)")
+        }
+        func finishElement() throws {
+            defer {
+                element.removeAll(keepingCapacity: element.count <= 1 << 16)
+                elementBytes = 0
+                index += 1
+            }
+            if elementBytes > Self.maxElementBytes {
+                warn("element \(index) is larger than \(Self.maxElementBytes) bytes (\(elementBytes)); skipped")
+                return
+            }
+            let wantedHere = element.withUnsafeBufferPointer { mentionsWanted($0) }
+            guard wantedHere else {
+                // Cheap shape check on elements not parsed: an object starts with a key or is empty.
+                var k = 1
+                while k < element.count, element[k] == 32 || element[k] == 10 || element[k] == 13 || element[k] == 9 { k += 1 }
+                if element.first == 123, k < element.count, element[k] != 34, element[k] != 125 {
+                    warn("element \(index) is not JSON (\"\(Self.preview(Array(element.prefix(40))))\"); skipped")
+                } else {
+                    good += 1
+                }
+                return
+            }
+            switch Self.parseElement(element, line: nil, index: index) {
+            case .entry(let e):
+                good += 1
+                if processes.contains(e.process) { try onEntry(e) }
+            case .noMessage: good += 1
+            case .notJSON(let why): warn("element \(index) is not JSON (\(why)); skipped")
+            }
+        }
         while let chunk = try next() {
             try chunk.withUnsafeBufferPointer { buf in
                 var i = 0
                 var elementStart = depth >= 1 ? 0 : -1
+                func keep(_ upTo: Int) {  // bytes [elementStart, upTo) of this chunk belong to the element
+                    let n = upTo - max(elementStart, 0)
+                    guard n > 0 else { return }
+                    let room = max(0, Self.maxElementBytes + 1 - element.count)
+                    let from = max(elementStart, 0)
+                    element += UnsafeBufferPointer(rebasing: buf[from..<(from + min(n, room))])
+                    elementBytes += n
+                }
                 while i < buf.count {
                     let c = buf[i]
                     if !inArray {
-                        // Preamble lines ("Filtering…", "Skipping…") until the line that opens the array.
+                        // Preamble lines ("Filtering…", "Skipping…") until the line that opens the array; after
+                        // the closing `]`, anything but white space is reported once.
+                        if closed {
+                            if c != 32 && c != 10 && c != 13 && c != 9 && garbageAt == nil {
+                                garbageAt = index
+                                warn("text after the closing ']' of the array; ignored")
+                            }
+                            i += 1
+                            continue
+                        }
                         if atLineStart { skippingLine = c != 91 }
                         atLineStart = c == 10
                         if !skippingLine, c == 91 { inArray = true }
@@ -175,36 +258,67 @@ public struct DeviceLogReader {
                         continue
                     }
                     switch c {
-                    case 34: inString = true
+                    case 34:
+                        inString = true
+                        if depth == 0, garbageAt != index {  // a bare string element
+                            garbageAt = index
+                            warn("stray text before element \(index) (a value that is not an object); ignored")
+                        }
                     case 123, 91:
                         if depth == 0 { elementStart = i }
                         depth += 1
                     case 125, 93:
                         if depth == 0 {
-                            if c == 93 { inArray = false; atLineStart = false; skippingLine = true }
+                            if c == 93 { inArray = false; closed = true; atLineStart = false; skippingLine = true }
+                            else if garbageAt != index {
+                                garbageAt = index
+                                warn("stray '}' before element \(index); ignored")
+                            }
                             break
                         }
                         depth -= 1
                         if depth == 0 {
-                            element += UnsafeBufferPointer(rebasing: buf[max(elementStart, 0)...i])
+                            keep(i + 1)
                             elementStart = -1
-                            if element.withUnsafeBufferPointer({ mentionsWanted($0) }),
-                               let e = Self.entry(fromJSON: element, line: nil, index: index),
-                               processes.contains(e.process) {
-                                try onEntry(e)
-                            }
-                            element.removeAll(keepingCapacity: true)
-                            index += 1
+                            try finishElement()
                         }
-                    default: break
+                    case 32, 10, 13, 9, 44: break
+                    default:
+                        if depth == 0, garbageAt != index {
+                            garbageAt = index
+                            warn("stray text before element \(index) (\"\(Self.preview(Array(buf[i..<min(buf.count, i + 40)])))\"); ignored")
+                        }
                     }
                     i += 1
                 }
-                if depth >= 1, elementStart >= 0 {
-                    element += UnsafeBufferPointer(rebasing: buf[elementStart...])
-                }
+                if depth >= 1, elementStart >= 0 { keep(buf.count) }
             }
         }
+        if depth > 0 || inString {
+            warn("the log ends inside element \(index) (a capture cut short?); that element is not read")
+        } else if inArray {
+            warn("the log ends before the closing ']' of the array (a capture cut short?)")
+        }
+        if good == 0, problems > 0 {
+            throw DeviceLogError("\(name): no element of the json-style log could be read (\(problems) problem(s), see the warnings above); export it again with `log show --style json`")
+        }
+    }
+
+    /// What one json-style element or ndjson line holds.
+    enum ParsedElement {
+        case entry(DeviceLogEntry)
+        /// A JSON object without a message (footer, statistics).
+        case noMessage
+        case notJSON(String)
+    }
+
+    static func parseElement(_ bytes: [UInt8], line: Int?, index: Int?) -> ParsedElement {
+        if let e = entry(fromJSON: bytes, line: line, index: index) { return .entry(e) }
+        let doc = JSONReader.read(bytes)
+        guard doc.root != nil, doc.problems.isEmpty else {
+            return .notJSON(doc.problems.first.map { "\($0.message) at column \($0.position.column)" } ?? "not JSON")
+        }
+        return .noMessage
     }
 
     /// Builds an entry from one `log --style json|ndjson` object. nil for footers and objects without a message.
@@ -214,7 +328,7 @@ public struct DeviceLogReader {
             guard let message = f.message else { return nil }
             var process = f.process ?? ""
             if process.isEmpty, let path = f.imagePath { process = String(path.split(separator: "/").last ?? "") }
-            return DeviceLogEntry(time: f.timestamp ?? "", process: process, message: trimTrailing(message), line: line, index: index)
+            return DeviceLogEntry(time: f.timestamp ?? "", process: process, message: capped(message), line: line, index: index)
         }
         guard let root = JSONReader.read(bytes).root, let message = root["eventMessage"]?.value.stringValue else {
             return nil
@@ -224,15 +338,22 @@ public struct DeviceLogReader {
             process = String(path.split(separator: "/").last ?? "")
         }
         let time = root["timestamp"]?.value.stringValue ?? ""
-        return DeviceLogEntry(time: time, process: process, message: trimTrailing(message), line: line, index: index)
+        return DeviceLogEntry(time: time, process: process, message: capped(message), line: line, index: index)
     }
 
     // MARK: - Bytes
 
-    /// Calls `body` for each line (without `\n` / `\r\n`), across chunk boundaries.
-    private func forEachLine(_ next: () throws -> [UInt8]?,
-                             _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    /// Calls `body` for each line (without `\n` / `\r\n`), across chunk boundaries. A line longer than `maxLine`
+    /// bytes is handed on cut to `maxLine` bytes with the number of bytes dropped (memory stays flat).
+    private func forEachLine(_ next: () throws -> [UInt8]?, maxLine: Int,
+                             _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
         var carry: [UInt8] = []
+        var dropped = 0
+        func hold(_ part: UnsafeBufferPointer<UInt8>) {
+            let take = min(part.count, max(0, maxLine - carry.count))
+            carry += UnsafeBufferPointer(rebasing: part[0..<take])
+            dropped += part.count - take
+        }
         while let chunk = try next() {
             try chunk.withUnsafeBufferPointer { buf in
                 var start = 0
@@ -240,21 +361,42 @@ public struct DeviceLogReader {
                 let n = buf.count
                 while i < n {
                     if buf[i] == 10 {
-                        if carry.isEmpty {
-                            try body(Self.dropCR(UnsafeBufferPointer(rebasing: buf[start..<i])))
+                        if carry.isEmpty && dropped == 0 && i - start <= maxLine {
+                            try body(Self.dropCR(UnsafeBufferPointer(rebasing: buf[start..<i])), 0)
                         } else {
-                            carry += UnsafeBufferPointer(rebasing: buf[start..<i])
-                            try carry.withUnsafeBufferPointer { try body(Self.dropCR($0)) }
-                            carry.removeAll(keepingCapacity: true)
+                            hold(UnsafeBufferPointer(rebasing: buf[start..<i]))
+                            try carry.withUnsafeBufferPointer { try body(Self.dropCR($0), dropped) }
+                            carry.removeAll(keepingCapacity: carry.count <= 1 << 16)
+                            dropped = 0
                         }
                         start = i + 1
                     }
                     i += 1
                 }
-                if start < n { carry += UnsafeBufferPointer(rebasing: buf[start..<n]) }
+                if start < n { hold(UnsafeBufferPointer(rebasing: buf[start..<n])) }
             }
         }
-        if !carry.isEmpty { try carry.withUnsafeBufferPointer { try body(Self.dropCR($0)) } }
+        if !carry.isEmpty { try carry.withUnsafeBufferPointer { try body(Self.dropCR($0), dropped) } }
+    }
+
+    /// A message as handed on: trailing white space trimmed, cut to ``maxMessageBytes`` (at a character
+    /// boundary) with `…[truncated N bytes]` when longer (`dropped`: bytes already cut before decoding).
+    static func capped(_ bytes: [UInt8], dropped: Int) -> String {
+        var keep = bytes.count
+        var cut = dropped
+        if keep > maxMessageBytes {
+            cut += keep - maxMessageBytes
+            keep = maxMessageBytes
+        }
+        if cut > 0 {  // do not split a UTF-8 sequence
+            while keep > 0, keep < bytes.count, bytes[keep] & 0xC0 == 0x80 { keep -= 1; cut += 1 }
+        }
+        let text = trimTrailing(String(decoding: bytes[0..<keep], as: UTF8.self))
+        return cut > 0 ? text + "…[truncated \(cut) bytes]" : text
+    }
+
+    static func capped(_ message: String) -> String {
+        message.utf8.count > maxMessageBytes ? capped(Array(message.utf8), dropped: 0) : trimTrailing(message)
     }
 
     private static func dropCR(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
@@ -336,9 +478,13 @@ public struct DeviceLogReader {
         }
         // Invalid UTF-8 in the sample (ignoring a sequence cut at the sample's end).
         var probe = sample[...]
-        if sample.count >= 65_536 {
-            var cut = 0
-            while cut < 4, let last = probe.last, last >= 0x80 { probe = probe.dropLast(); cut += 1 }
+        if sample.count >= 65_536 {  // drop only a sequence the sample's end cuts short
+            var k = probe.endIndex - 1
+            while k > probe.startIndex, probe.endIndex - k < 4, probe[k] & 0xC0 == 0x80 { k -= 1 }
+            if k >= probe.startIndex, probe[k] >= 0xC0 {
+                let need = probe[k] >= 0xF0 ? 4 : probe[k] >= 0xE0 ? 3 : 2
+                if probe.endIndex - k < need { probe = probe[..<k] }
+            }
         }
         if String(bytes: probe, encoding: .utf8) == nil {
             throw DeviceLogError("\(name): not UTF-8 text (binary data?); export the log as text first")

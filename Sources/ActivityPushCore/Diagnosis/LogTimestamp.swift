@@ -24,8 +24,13 @@ public struct LogTimestamp: Sendable, Hashable {
         self.utcOffset = utcOffset
     }
 
-    /// The UTC calendar date and time of an instant (UNIX seconds).
-    public init(unixSeconds: Double) {
+    /// Earliest and latest instants (UNIX seconds) a timestamp can stand for: years 1 to 9999.
+    public static let unixSecondsRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+
+    /// The UTC calendar date and time of an instant (UNIX seconds); nil when it is not finite or outside
+    /// ``unixSecondsRange`` (years 1 to 9999).
+    public init?(unixSeconds: Double) {
+        guard unixSeconds.isFinite, Self.unixSecondsRange.contains(unixSeconds) else { return nil }
         let days = Int((unixSeconds / 86_400).rounded(.down))
         let (y, m, d) = Self.civil(fromDays: days)
         self.init(year: y, month: m, day: d, secondsOfDay: unixSeconds - Double(days) * 86_400, utcOffset: 0)
@@ -36,6 +41,7 @@ public struct LogTimestamp: Sendable, Hashable {
         guard let off = utcOffset ?? offset else { return nil }
         var y = year, m = month, d = day
         if y == nil || m == nil || d == nil, let fallback {
+            guard fallback.isFinite, Self.unixSecondsRange.contains(fallback) else { return nil }
             // Take the calendar date of the fallback instant in this offset.
             let comps = Self.civil(fromDays: Int(((fallback + Double(off)) / 86_400).rounded(.down)))
             if m == nil || d == nil { m = comps.1; d = comps.2 }
@@ -48,7 +54,8 @@ public struct LogTimestamp: Sendable, Hashable {
 
     /// Parses the timestamp forms the supported formats print, and the forms `--since` accepts:
     /// `YYYY-MM-DD HH:MM:SS[.fff][±hhmm|Z]`, `YYYY-MM-DDTHH:MM:SS…` (ISO 8601), `HH:MM:SS[.fff][±hhmm]`,
-    /// `Mon DD HH:MM:SS`. Returns nil for anything else.
+    /// `Mon DD HH:MM:SS`. Returns nil for anything else, and for dates and times that do not exist
+    /// (`2026-02-30`, `25:00:00`, offset `+2500`).
     public static func parse(_ text: String) -> LogTimestamp? {
         let s = Array(text.trimmingCharacters(in: .whitespaces).utf8)
         var i = 0
@@ -105,10 +112,16 @@ public struct LogTimestamp: Sendable, Hashable {
                 guard let oh = digits(2) else { return nil }
                 _ = eat(58)
                 let om = digits(2) ?? 0
+                guard om < 60 else { return nil }
                 offset = sign * (oh * 3600 + om * 60)
             }
         }
         guard i == s.count else { return nil }
+        guard hh < 24, mm < 60, ss <= 60 else { return nil }  // 60: a leap second
+        if let m = month {
+            guard (1...12).contains(m), let d = day, d >= 1, d <= Self.daysInMonth(m, year: year) else { return nil }
+        }
+        if let off = offset, abs(off) > 18 * 3600 { return nil }
         return LogTimestamp(year: year, month: month, day: day, secondsOfDay: seconds, utcOffset: offset)
     }
 
@@ -122,6 +135,17 @@ public struct LogTimestamp: Sendable, Hashable {
             if (m, d) != (om, od) { return (m, d) > (om, od) }
         }
         return secondsOfDay >= other.secondsOfDay
+    }
+
+    /// Days in `month` (1…12); February has 29 when the year is not known.
+    static func daysInMonth(_ month: Int, year: Int?) -> Int {
+        switch month {
+        case 2:
+            guard let y = year else { return 29 }
+            return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian).

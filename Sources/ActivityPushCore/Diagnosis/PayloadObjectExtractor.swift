@@ -14,6 +14,9 @@ final class SourceObject {
     struct Entry {
         /// JSON key (normalised: `contentState` / `content_state` / `ContentState` → `content-state`).
         var key: String
+        /// The key as the source spells it (through a declared alias such as a Go `json:"…"` tag), for
+        /// messages; empty when it was derived from a setter name.
+        var written: String = ""
         var line: Int
         var value: SourceValue
     }
@@ -131,7 +134,7 @@ struct PayloadObjectExtractor {
         if pairsByPosition {
             for p in stride(from: 0, to: segments.count, by: 2) {
                 let keyTok = tokens[segments[p].0]
-                o.entries.append(.init(key: normalize(keyTok.text), line: keyTok.line,
+                o.entries.append(.init(key: normalize(keyTok.text), written: written(keyTok.text), line: keyTok.line,
                                        value: value(segments[p + 1].0, segments[p + 1].1, &cache)))
             }
             return o
@@ -151,7 +154,7 @@ struct PayloadObjectExtractor {
             guard sep < b else {
                 // JS shorthand `{ aps }`
                 if bracket == "{", language == .javascript, t0.kind == .identifier, b - a == 1 {
-                    o.entries.append(.init(key: normalize(t0.text), line: t0.line, value: .reference(t0.text)))
+                    o.entries.append(.init(key: normalize(t0.text), written: written(t0.text), line: t0.line, value: .reference(t0.text)))
                 }
                 continue
             }
@@ -165,7 +168,7 @@ struct PayloadObjectExtractor {
             default: isSep = false
             }
             guard isSep, sep + 1 <= b else { continue }
-            o.entries.append(.init(key: normalize(t0.text), line: t0.line, value: value(sep + 1, b, &cache)))
+            o.entries.append(.init(key: normalize(t0.text), written: written(t0.text), line: t0.line, value: value(sep + 1, b, &cache)))
         }
         return o
     }
@@ -177,7 +180,7 @@ struct PayloadObjectExtractor {
         guard open > a, let c = callee(before: open), c == "entry" || c == "Map.entry" || c == "Pair" || c == "SimpleEntry" else { return nil }
         let keyTok = tokens[open + 1]
         guard keyTok.kind == .string, open + 2 < b - 1, tokens[open + 2].text == "," else { return nil }
-        return (.init(key: normalize(keyTok.text), line: keyTok.line, value: value(open + 3, b - 1, &cache)), open)
+        return (.init(key: normalize(keyTok.text), written: written(keyTok.text), line: keyTok.line, value: value(open + 3, b - 1, &cache)), open)
     }
 
     private func value(_ a: Int, _ b: Int, _ cache: inout [Int: SourceObject]) -> SourceValue {
@@ -321,7 +324,7 @@ struct PayloadObjectExtractor {
             if t.kind == .identifier, !prevIsDot, i + 4 < n, tokens[i + 1].text == "[", tokens[i + 2].kind == .string,
                tokens[i + 3].text == "]", tokens[i + 4].text == "=", tokens[i + 4].kind == .punct {
                 let o = objectFor(t.text, at: t.line, index: i, kind: .builder)
-                o.entries.append(.init(key: normalize(tokens[i + 2].text), line: t.line, value: statementValue(i + 5, &cache)))
+                o.entries.append(.init(key: normalize(tokens[i + 2].text), written: written(tokens[i + 2].text), line: t.line, value: statementValue(i + 5, &cache)))
                 o.endLine = max(o.endLine, t.line)
                 o.end = max(o.end, i)
                 i += 5
@@ -473,6 +476,12 @@ struct PayloadObjectExtractor {
             k += 1
         }
         return nil
+    }
+
+    /// A source key as written, for messages: a declared alias, else the key without a PHP `$`.
+    func written(_ raw: String) -> String {
+        let k = raw.hasPrefix("$") ? String(raw.dropFirst()) : raw
+        return aliases[k] ?? k
     }
 
     /// JSON key for a source key: aliases first, then camelCase / snake_case / PascalCase → kebab-case.

@@ -42,13 +42,17 @@ public struct PayloadSiteReport: Sendable {
     public var sites: [PayloadSite]
     /// Files read (after pruning dependency / build / test directories).
     public var filesScanned: Int
+    /// Source files and folders that could not be judged (too large with payload words in them, unreadable,
+    /// binary), sorted by path.
+    public var skipped: [SkippedSourceFile] = []
     /// Sites that build a `start` payload (what `--max-sites` counts).
     public var startSites: [PayloadSite] { sites.filter { $0.event == "start" } }
 
-    /// `{"sites": [{"file", "line", "end_line", "kind", "event", "problems", "messages"}]}`
+    /// `{"sites": [{"file", "line", "end_line", "kind", "event", "problems", "messages"}], "files_scanned",
+    /// "start_sites", "skipped": [{"file", "reason"}]}`
     public var json: JSONValue {
         .obj([("sites", .arr(sites.map(\.json))), ("files_scanned", .int(filesScanned)),
-              ("start_sites", .int(startSites.count))])
+              ("start_sites", .int(startSites.count)), ("skipped", .arr(skipped.map(\.json)))])
     }
 
     /// Compiler-style lines, one per site, problems indented under it, and a summary.
@@ -59,8 +63,13 @@ public struct PayloadSiteReport: Sendable {
             out += s.problems.isEmpty ? "\n" : ", \(s.problems.count) problem(s)\n"
             for p in s.problems { out += "    \(p.code): \(p.message)\n" }
         }
+        if !skipped.isEmpty {
+            out += "skipped: \(skipped.count) file(s) not scanned (a payload built there is not reported):\n"
+            for s in skipped { out += "    \(s.file): \(s.reason)\n" }
+        }
         let withProblems = sites.filter { !$0.problems.isEmpty }.count
-        out += "\(sites.count) payload site(s) (\(startSites.count) building start) in \(Set(sites.map(\.file)).count) file(s), \(withProblems) with problems; \(filesScanned) files read\n"
+        out += "\(sites.count) payload site(s) (\(startSites.count) building start) in \(Set(sites.map(\.file)).count) file(s), \(withProblems) with problems; \(filesScanned) files read"
+        out += skipped.isEmpty ? "\n" : ", \(skipped.count) skipped\n"
         return out
     }
 

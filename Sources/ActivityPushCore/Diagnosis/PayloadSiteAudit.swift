@@ -6,7 +6,10 @@ import Foundation
 /// JSON files — and reports the mistakes visible at each site (`findings.md` codes).
 ///
 /// Not sites: type declarations, transport wrappers that send a caller-built body, tests, docs and comments.
-/// Dependency, build, VCS and test directories are pruned; files over 2 MB are skipped.
+/// Dependency, build, VCS / tool (`.git`, `.build`, `.next`…) and test directories are pruned; other hidden
+/// folders are scanned. Files over 2 MB are scanned in chunks for payload words only: when they hold some, they
+/// are reported as skipped (too large to analyse), as are unreadable files and folders and binary files (a NUL
+/// byte; UTF-16 files with a byte-order mark are decoded and scanned).
 public struct PayloadSiteAudit: Sendable {
     /// The app's `ActivityAttributes` types (`--attributes`); without it type names are judged against the
     /// names the codebase itself declares and uses most.
@@ -19,7 +22,14 @@ public struct PayloadSiteAudit: Sendable {
         "venv", "env", "site-packages", "coverage", "bower_components", "jspm_packages", "tmp", "log", "logs",
         "test", "tests", "__tests__", "__mocks__", "spec", "specs", "Tests", "testdata", "androidTest", "e2e",
         "docs", "doc", "fixtures-test", "third_party", "third-party", "external",
+        // VCS and tool folders (hidden folders are otherwise scanned)
+        ".git", ".hg", ".svn", ".build", ".swiftpm", ".next", ".nuxt", ".cache", ".venv", ".tox", ".idea",
+        ".vscode", ".gradle", ".yarn", ".pnpm-store", ".terraform", ".serverless", ".expo", ".mypy_cache",
+        ".pytest_cache", ".bundle", ".turbo", ".parcel-cache", ".angular", ".svelte-kit", ".docusaurus",
     ]
+
+    /// Files larger than this are not tokenized; they are scanned in chunks for payload words only.
+    public static let maxAnalysedFileBytes = 2_000_000
 
     /// True for test files by name (`*.test.ts`, `*_test.go`, `test_*.py`, `*Tests.swift`, `*Test.java`…).
     static func isTestFile(_ name: String) -> Bool {
@@ -50,42 +60,120 @@ public struct PayloadSiteAudit: Sendable {
             throw DeviceLogError("\(root): not a directory")
         }
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
+        let rootPath = rootURL.path.hasSuffix("/") ? rootURL.path : rootURL.path + "/"
+        func relative(_ url: URL) -> String {
+            let full = url.standardizedFileURL.path
+            return full.hasPrefix(rootPath) ? String(full.dropFirst(rootPath.count)) : url.path
+        }
+        // Folders the walker cannot open are reported through the error handler (collected, walk goes on).
+        let unreadable = UnreadableCollector()
         guard let walker = FileManager.default.enumerator(at: rootURL, includingPropertiesForKeys: [.isDirectoryKey, .fileSizeKey],
-                                                          options: [.skipsHiddenFiles, .skipsPackageDescendants]) else {
+                                                          options: [.skipsPackageDescendants],
+                                                          errorHandler: { url, error in
+                                                              unreadable.add(url, error)
+                                                              return true
+                                                          }) else {
             throw DeviceLogError("\(root): cannot be read")
         }
-        let rootPath = rootURL.path.hasSuffix("/") ? rootURL.path : rootURL.path + "/"
         var units: [FileUnit] = []
+        var skipped: [SkippedSourceFile] = []
         var scanned = 0
-        let needles = ["ContentState", "contentState", "content-state", "content_state", "LiveActivity",
-                       "liveActivity", "live_activity", "liveactivity"].map { Array($0.utf8) }
-        let swiftNeedles = needles + [Array("Attributes".utf8)]
         for case let url as URL in walker {
             let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .fileSizeKey])
             let name = url.lastPathComponent
             if values?.isDirectory == true {
                 if Self.prunedDirectories.contains(name) || name.hasSuffix(".xcodeproj") || name.hasSuffix(".logarchive") {
                     walker.skipDescendants()
+                } else if !FileManager.default.isReadableFile(atPath: url.path)
+                            || !FileManager.default.isExecutableFile(atPath: url.path) {
+                    skipped.append(SkippedSourceFile(file: relative(url) + "/", reason: "folder cannot be read (permission denied); its files were not scanned"))
+                    walker.skipDescendants()
                 }
                 continue
             }
             guard let language = SourceLanguage.of(fileName: name), !Self.isTestFile(name),
                   !(language == .json && Self.metadataJSON.contains(name)) else { continue }
-            if let size = values?.fileSize, size > 2_000_000 { continue }
-            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
-            scanned += 1
-            let bytes = [UInt8](data)
-            guard !bytes.contains(0) else { continue }
-            let hit = bytes.withUnsafeBufferPointer { buf in
-                Self.containsApsWord(buf) || (language == .swift ? swiftNeedles : needles).contains { DeviceLogReader.contains(buf, $0) }
+            let rel = relative(url)
+            if let size = values?.fileSize, size > Self.maxAnalysedFileBytes {
+                switch Self.largeFileMentionsPayload(path: url.path, language: language) {
+                case .none: scanned += 1
+                case .some(true):
+                    skipped.append(SkippedSourceFile(file: rel, reason: "larger than 2 MB (\(size) bytes; minified bundle?) and mentions aps / content-state: too large to analyse. Audit the unminified source instead"))
+                case .some(false):
+                    skipped.append(SkippedSourceFile(file: rel, reason: "cannot be read (permission denied?); not scanned"))
+                }
+                continue
             }
+            if let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType,
+               type != .typeRegular, type != .typeSymbolicLink, type != .typeDirectory {
+                skipped.append(SkippedSourceFile(file: rel, reason: "not a regular file (FIFO, socket or device); not scanned"))
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                let denied = !FileManager.default.isReadableFile(atPath: url.path)
+                skipped.append(SkippedSourceFile(file: rel, reason: denied ? "cannot be read (permission denied); not scanned" : "cannot be read; not scanned"))
+                continue
+            }
+            var bytes = [UInt8](data)
+            if let utf8 = Self.utf16ToUTF8(bytes) { bytes = utf8 }
+            if let nul = bytes.firstIndex(of: 0) {
+                skipped.append(SkippedSourceFile(file: rel, reason: "binary data (NUL byte at offset \(nul)); not scanned. A UTF-16 source needs a byte-order mark, or convert it to UTF-8"))
+                continue
+            }
+            scanned += 1
+            let hit = bytes.withUnsafeBufferPointer { Self.mentionsPayload($0, language: language) }
             guard hit else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
-            let rel = url.standardizedFileURL.path.hasPrefix(rootPath) ? String(url.standardizedFileURL.path.dropFirst(rootPath.count)) : url.path
             units.append(FileUnit(path: rel, language: language, tokens: SourceTokenizer(language: language).tokenize(text)))
         }
+        for (url, reason) in unreadable.items {
+            let rel = relative(url)
+            guard !skipped.contains(where: { $0.file == rel || $0.file == rel + "/" }) else { continue }
+            skipped.append(SkippedSourceFile(file: rel, reason: reason))
+        }
         units.sort(by: { $0.path < $1.path })
-        return analyse(units, filesScanned: scanned)
+        var report = analyse(units, filesScanned: scanned)
+        report.skipped = skipped.sorted(by: { $0.file < $1.file })
+        return report
+    }
+
+    private static let needles = ["ContentState", "contentState", "content-state", "content_state", "LiveActivity",
+                                  "liveActivity", "live_activity", "liveactivity"].map { Array($0.utf8) }
+    private static let swiftNeedles = needles + [Array("Attributes".utf8)]
+
+    /// The cheap pre-filter: a file without these words builds no payload.
+    static func mentionsPayload(_ buf: UnsafeBufferPointer<UInt8>, language: SourceLanguage) -> Bool {
+        containsApsWord(buf) || (language == .swift ? swiftNeedles : needles).contains { DeviceLogReader.contains(buf, $0) }
+    }
+
+    /// Reads a large file in 1 MiB chunks (bounded memory) and applies the pre-filter across chunk
+    /// boundaries. nil when it holds no payload word, false when it cannot be read.
+    static func largeFileMentionsPayload(path: String, language: SourceLanguage) -> Bool? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        var carry: [UInt8] = []
+        while true {
+            let read: Data?
+            do { read = try handle.read(upToCount: 1 << 20) } catch { return false }
+            guard let data = read, !data.isEmpty else { return nil }  // nil: end of file
+            let window = carry + [UInt8](data)
+            if window.withUnsafeBufferPointer({ mentionsPayload($0, language: language) }) { return true }
+            carry = Array(window.suffix(16))  // longer than the longest needle: a word cut by the chunk is seen
+        }
+    }
+
+    /// UTF-16 text with a byte-order mark, as UTF-8; nil for anything else.
+    static func utf16ToUTF8(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) else { return nil }
+        let little = bytes[0] == 0xFF
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var i = 2
+        while i + 1 < bytes.count {
+            units.append(little ? UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 : UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
+            i += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
     }
 
     /// `aps` / `APS` / `Aps` as a whole word (not `maps`, `perhaps`).
@@ -188,14 +276,18 @@ public struct PayloadSiteAudit: Sendable {
             }
             let typeName: String? = { if case .literal(let v) = c.typeValue { return v }; return nil }()
             if let attrs = c.aps.object("attributes") ?? c.outer.object("attributes") {
-                let alertLike = attrs.entries.map(\.key).filter { Self.alertLikeKeys.contains($0) }
+                // Judged on the normalised key; named as the source writes it (`alert_title`, `alertTitle`).
+                let alertLike = attrs.entries.filter { Self.alertLikeKeys.contains($0.key) }
                 var unknown = alertLike
                 if let schema, let name = typeName, let type = schema.type(named: name), !attrs.hasSpread,
                    case .object(let shape) = type.attributes.unwrapped {
-                    unknown += attrs.entries.map(\.key).filter { k in shape.property(forKey: k) == nil && !unknown.contains(k) }
+                    unknown += attrs.entries.filter { e in
+                        shape.property(forKey: e.written.isEmpty ? e.key : e.written) == nil
+                            && shape.property(forKey: e.key) == nil && !unknown.contains(where: { $0.key == e.key })
+                    }
                 }
                 if !unknown.isEmpty {
-                    problems.append(("unknown-attribute-key", "`attributes` holds \(unknown.map { "`\($0)`" }.joined(separator: ", ")), which the attributes type does not store" + (alertLike.isEmpty ? "." : "; an alert belongs in `aps.alert` (title and body).")))
+                    problems.append(("unknown-attribute-key", "`attributes` holds \(unknown.map { "`\($0.written.isEmpty ? $0.key : $0.written)`" }.joined(separator: ", ")), which the attributes type does not store" + (alertLike.isEmpty ? "." : "; an alert belongs in `aps.alert` (title and body).")))
                 }
             }
             switch c.typeValue {
@@ -460,5 +552,15 @@ public struct PayloadSiteAudit: Sendable {
             }
         }
         return f
+    }
+}
+
+/// Collects the paths the directory walker could not open (its error handler runs synchronously).
+private final class UnreadableCollector: @unchecked Sendable {
+    var items: [(URL, String)] = []
+    func add(_ url: URL, _ error: Error) {
+        let ns = error as NSError
+        let denied = ns.code == NSFileReadNoPermissionError || (ns.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == 13
+        items.append((url, denied ? "cannot be read (permission denied); not scanned" : "cannot be read (\(ns.localizedDescription)); not scanned"))
     }
 }

@@ -141,6 +141,9 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
             throw DeviceLogError("\(file):\(lineNumber): journal line has no \"time\" (ISO 8601 or UNIX seconds)")
         }
         if time > 100_000_000_000 { time /= 1000 } // milliseconds written by a JS writer
+        guard time.isFinite, LogTimestamp.unixSecondsRange.contains(time) else {
+            throw DeviceLogError("\(file):\(lineNumber): time \(t!) is out of range (not finite, or beyond the years 1 to 9999); write UNIX seconds or ISO 8601")
+        }
         self.init(time: time)
         utcOffset = off
         token = str("token", "device_token", "deviceToken")

@@ -7,6 +7,18 @@ struct SwiftDeclarationParser {
     private let file: String
     private var p = 0
     private var out = SwiftDeclarations()
+    /// Current nesting of type syntax (`[`, `<`, `?`, `&`, `->`, `~`) and of type declarations.
+    private var typeNesting = 0
+    /// Height of the type tree the last `parseType()` returned (`[Int?]` is 3).
+    private var lastTypeHeight = 0
+    private var declarationNesting = 0
+
+    /// Deepest type syntax read (`[[…]]`, `Array<Array<…>>`, `T??…`): real declarations stay far below it, and
+    /// the resolver and the schema JSON (read back by `check --schema`) stay within the stack and the
+    /// JSON reader's depth limit.
+    static let maxTypeNesting = 48
+    /// Deepest nesting of type declarations (`struct A { struct B { … } }`).
+    static let maxDeclarationNesting = 48
 
     /// Parses one file's text. Throws on unterminated literals/comments and unbalanced brackets.
     static func parse(text: String, file: String) throws(SwiftSyntaxError) -> SwiftDeclarations {
@@ -87,6 +99,12 @@ struct SwiftDeclarationParser {
     /// Parses declarations until the closing `}` (when `closeLine` is set) or the end of the file.
     private mutating func parseBody(scope: [String], typeIndex: Int?, closeLine: Int?) throws(SwiftSyntaxError) {
         var conditionalDepth = 0
+        var openConditionals: [Int] = []  // lines of the `#if`s not yet closed in this body
+        func checkConditionalsClosed(at end: String) throws(SwiftSyntaxError) {
+            if let line = openConditionals.last {
+                throw SwiftSyntaxError(line: line, message: "'#if' opened here has no '#endif' before \(end); add the missing '#endif'")
+            }
+        }
         while p < t.count {
             let tok = t[p]
             if tok.kind == .punct {
@@ -95,6 +113,7 @@ struct SwiftDeclarationParser {
                     guard closeLine != nil else {
                         throw SwiftSyntaxError(line: tok.line, message: "unbalanced '}' (no matching '{')")
                     }
+                    try checkConditionalsClosed(at: "the '}' at line \(tok.line)")
                     p += 1
                     return
                 case 0x29, 0x5D:
@@ -111,12 +130,17 @@ struct SwiftDeclarationParser {
                 switch tok.text {
                 case "if":
                     conditionalDepth += 1
+                    openConditionals.append(tok.line)
                     try skipDirectiveLine()
                 case "elseif":
                     try skipDirectiveLine()
                 case "else":
                     p += 1
                 case "endif":
+                    guard !openConditionals.isEmpty else {
+                        throw SwiftSyntaxError(line: tok.line, message: "'#endif' without a matching '#if'; remove it or add the '#if'")
+                    }
+                    openConditionals.removeLast()
                     conditionalDepth = max(0, conditionalDepth - 1)
                     p += 1
                 default:  // #warning(…), #sourceLocation(…), #Preview { … }, freestanding macros
@@ -128,6 +152,7 @@ struct SwiftDeclarationParser {
             }
             try parseDeclaration(scope: scope, typeIndex: typeIndex, conditional: conditionalDepth > 0)
         }
+        try checkConditionalsClosed(at: "the end of the file")
         if let line = closeLine {
             throw SwiftSyntaxError(line: line, message: "'{' opened here is never closed")
         }
@@ -277,7 +302,13 @@ struct SwiftDeclarationParser {
         out.types.append(SwiftTypeDecl(kind: kind, path: path, file: file, line: line, inherited: inherited,
                                        isGeneric: isGeneric))
         let openLine = t[p].line
+        guard declarationNesting < Self.maxDeclarationNesting else {
+            throw SwiftSyntaxError(line: line, message: "type declarations nested deeper than \(Self.maxDeclarationNesting) levels (the reader's limit)",
+                                   fix: "declare the inner types at the top level or in an extension")
+        }
         p += 1
+        declarationNesting += 1
+        defer { declarationNesting -= 1 }
         try parseBody(scope: path, typeIndex: index, closeLine: openLine)
     }
 
@@ -299,6 +330,9 @@ struct SwiftDeclarationParser {
 
     /// Parses a type at the cursor; nil (cursor unmoved) when no type starts here.
     private mutating func parseType() throws(SwiftSyntaxError) -> (SwiftTypeSyntax, String)? {
+        typeNesting += 1
+        defer { typeNesting -= 1 }
+        try checkTypeNesting()
         let start = p
         while p < t.count {
             if t[p].kind == .attribute {
@@ -317,12 +351,15 @@ struct SwiftDeclarationParser {
             p += 1
             opaque = true
         }
+        var height = 1
         if isPunct("[") {
             p += 1
             guard let (key, _) = try parseType() else { p = start; return nil }
+            height = lastTypeHeight + 1
             if isPunct(":") {
                 p += 1
                 guard let (value, _) = try parseType() else { p = start; return nil }
+                height = max(height, lastTypeHeight + 1)
                 type = .dictionary(key, value)
             } else {
                 type = .array(key)
@@ -342,7 +379,10 @@ struct SwiftDeclarationParser {
                 if isPunct("<"), !t[p].spaceBefore {
                     p += 1
                     while p < t.count, !isPunct(">") {
-                        if let (arg, _) = try parseType() { component.arguments.append(arg) } else { p += 1 }
+                        if let (arg, _) = try parseType() {
+                            component.arguments.append(arg)
+                            height = max(height, lastTypeHeight + 1)
+                        } else { p += 1 }
                         if isPunct(",") { p += 1 }
                     }
                     p += 1
@@ -353,7 +393,7 @@ struct SwiftDeclarationParser {
             type = metatype ? .other("") : .named(components)
         } else if tok.kind == .op, bytes[tok.start] == 0x7E {  // ~Copyable
             p += 1
-            _ = try parseType()
+            if try parseType() != nil { height = lastTypeHeight + 1 }
             type = .other("")
         } else {
             p = start
@@ -362,17 +402,19 @@ struct SwiftDeclarationParser {
         // Suffixes.
         while p < t.count {
             if (isPunct("?") || isPunct("!")) && !t[p].spaceBefore {
+                height += 1
+                try checkTypeNesting(height: height)
                 p += 1
                 type = .optional(type)
             } else if isPunct("."), p + 2 < t.count, isPunct(".", at: p + 1), isPunct(".", at: p + 2) {
                 p += 3  // variadic
             } else if isPunct("&") {
                 p += 1
-                _ = try parseType()
+                if try parseType() != nil { height = max(height, lastTypeHeight + 1) }
                 type = .other("")
             } else if t[p].kind == .arrow || isIdent("throws") || isIdent("async") {
                 p += 1
-                if t[p - 1].kind == .arrow { _ = try parseType() }
+                if t[p - 1].kind == .arrow, try parseType() != nil { height = max(height, lastTypeHeight + 1) }
                 type = .other("")
             } else {
                 break
@@ -381,7 +423,18 @@ struct SwiftDeclarationParser {
         let text = source(start, p)
         if opaque { type = .other(text) }
         if case .other = type { type = .other(text) }
+        try checkTypeNesting(height: height)
+        lastTypeHeight = height
         return (type, text)
+    }
+
+    /// Throws when the type being read nests deeper than ``maxTypeNesting`` (recursion depth on entry, tree
+    /// height once known).
+    private func checkTypeNesting(height: Int = 0) throws(SwiftSyntaxError) {
+        guard max(typeNesting, height) > Self.maxTypeNesting else { return }
+        let line = p < t.count ? t[p].line : (t.last?.line ?? 1)
+        throw SwiftSyntaxError(line: line, message: "type nested deeper than \(Self.maxTypeNesting) levels ([…], <…>, ?, &, ->; the reader's limit)",
+                               fix: "simplify the type, or name its inner parts with their own types")
     }
 
     // MARK: variables

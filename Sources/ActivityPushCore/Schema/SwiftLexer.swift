@@ -31,6 +31,8 @@ struct SwiftToken: Sendable {
 struct SwiftSyntaxError: Error, Sendable {
     var line: Int
     var message: String
+    /// The fix when it is not "correct the syntax" (a reader limit).
+    var fix: String? = nil
 }
 
 /// A hand-written Swift lexer over UTF-8 bytes: enough of the language for declaration-level reading.

@@ -12,8 +12,17 @@ struct SwiftSchemaResolver {
     private var types: [String: Int] = [:]
     private var extensions: [String: [Int]] = [:]
     private var aliases: [String: Int] = [:]
-    private var memo: [String: ValueShape] = [:]
+    /// Resolved types with the height of their shape (levels below the type itself).
+    private var memo: [String: (shape: ValueShape, height: Int)] = [:]
     private var resolving: Set<String> = []
+    /// Nesting of the shape being built, and the deepest level reached while building the current type.
+    private var depth = 0
+    private var deepest = 0
+
+    /// Deepest shape the resolver builds (`[[…]]`, a chain of types each holding the next, optionals…):
+    /// deeper levels become `.unresolved`, so nothing downstream (validator, schema JSON read back by
+    /// `check --schema`) recurses without bound.
+    static let maxShapeDepth = 48
 
     init(_ decls: SwiftDeclarations) {
         self.decls = decls
@@ -163,6 +172,12 @@ struct SwiftSchemaResolver {
 
     /// The shape of a type written inside the declaration at `scope`.
     mutating func shape(of syntax: SwiftTypeSyntax, scope: [String]) -> ValueShape {
+        guard depth < Self.maxShapeDepth else {
+            return .unresolved(typeName: Self.describe(syntax), reason: "nested deeper than \(Self.maxShapeDepth) levels (types holding types); not modelled")
+        }
+        depth += 1
+        deepest = max(deepest, depth)
+        defer { depth -= 1 }
         switch syntax {
         case .optional(let inner):
             return .optional(shape(of: inner, scope: scope))
@@ -254,14 +269,24 @@ struct SwiftSchemaResolver {
         case .type(let i):
             let decl = decls.types[i]
             let key = decl.qualifiedName
-            if let m = memo[key] { return m }
+            if let m = memo[key] {
+                guard depth + m.height <= Self.maxShapeDepth else {
+                    return .unresolved(typeName: key, reason: "nested deeper than \(Self.maxShapeDepth) levels (types holding types); not modelled")
+                }
+                deepest = max(deepest, depth + m.height)
+                return m.shape
+            }
             if resolving.contains(key) {
                 return .unresolved(typeName: key, reason: "\(key) contains itself (recursive type); not modelled")
             }
             resolving.insert(key)
+            let outerDeepest = deepest
+            deepest = depth
             let result = typeShape(decl)
+            let height = deepest - depth
+            deepest = max(outerDeepest, deepest)
             resolving.remove(key)
-            memo[key] = result
+            memo[key] = (result, height)
             return result
         }
     }

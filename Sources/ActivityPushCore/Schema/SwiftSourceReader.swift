@@ -20,8 +20,9 @@ public enum SwiftSourceReader {
     /// Reads every `.swift` file given (folders: every `.swift` file below them, sorted; hidden folders
     /// such as `.build` are skipped).
     /// - Throws: ``SchemaReadError`` when a path is unreadable, a folder holds no `.swift` file, a file has a
-    ///   syntax problem that prevents reading (unterminated string or comment, unbalanced braces; the error
-    ///   names file:line), or no file declares a type conforming to `ActivityAttributes`.
+    ///   syntax problem that prevents reading (unterminated string or comment, unbalanced braces, `#if`
+    ///   without `#endif`; the error names file:line), a type or declaration nested deeper than the reader's
+    ///   limit (48 levels, named in the message), or no file declares a type conforming to `ActivityAttributes`.
     public static func read(paths: [String]) throws -> ActivitySchema {
         guard !paths.isEmpty else {
             throw SchemaReadError("no Swift source given. Fix: pass the .swift file (or folder) that declares your ActivityAttributes type.")
@@ -67,7 +68,8 @@ public enum SwiftSourceReader {
                 all.types += decls.types
                 all.typealiases += decls.typealiases
             } catch {
-                throw SchemaReadError("\(source.file):\(error.line): \(error.message). Fix: the file must compile as Swift; correct the syntax there (or pass only the files that declare your ActivityAttributes types and the types they use).")
+                let fix = error.fix ?? "the file must compile as Swift; correct the syntax there (or pass only the files that declare your ActivityAttributes types and the types they use)"
+                throw SchemaReadError("\(source.file):\(error.line): \(error.message). Fix: \(fix).")
             }
         }
         var resolver = SwiftSchemaResolver(all)
