@@ -129,11 +129,37 @@ enum PostgresTestServer {
     }
 }
 
-/// A new SQLite queue file in a fresh temporary directory.
+/// A new SQLite queue file in a fresh temporary directory (removed when the test process exits).
 func temporarySQLitePath() -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ap-queue-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.appendingPathComponent("queue.sqlite").path
+    temporaryDirectory("ap-queue") + "/queue.sqlite"
+}
+
+/// A fresh directory under the system temporary directory, removed when the test process exits.
+func temporaryDirectory(_ prefix: String) -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    TemporaryDirectories.track(dir)
+    return dir
+}
+
+enum TemporaryDirectories {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: [String] = []
+    nonisolated(unsafe) private static var registered = false
+
+    static func track(_ path: String) {
+        lock.withLock {
+            paths.append(path)
+            if !registered {
+                registered = true
+                atexit { TemporaryDirectories.removeAll() }
+            }
+        }
+    }
+
+    static func removeAll() {
+        for p in lock.withLock({ paths }) { try? FileManager.default.removeItem(atPath: p) }
+    }
 }
 
 /// Runs programs with posix_spawn and waitpid (Foundation's Process can miss the exit of a script whose

@@ -35,9 +35,7 @@ struct WorkerProcessHarness {
             if n <= 0 { break }
             pem += buf[0..<Int(n)]
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ap-key-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("AuthKey_QUEUETEST1.p8").path
+        let path = temporaryDirectory("ap-key") + "/AuthKey_QUEUETEST1.p8"
         try Data(pem).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         return path
@@ -51,7 +49,7 @@ struct WorkerProcessHarness {
         guard FileManager.default.isExecutableFile(atPath: exe) else {
             throw QueueError("\(exe) not built: run `swift build` (swift test builds it) before the worker-process tests")
         }
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("ap-worker-\(UUID().uuidString)").path
+        let log = temporaryDirectory("ap-worker") + "/worker"
         let pid = try ChildProcess.spawn(exe, ["worker", "--database", database, "--env", "sandbox", "--url", mock.baseURL, "--ca-file", mock.caCertificatePath ?? "",
                                                "--auth-key", key, "--team-id", "TEAMQUEUE1", "--format", "json"] + extra,
                                          stdout: log + ".out", stderr: log + ".err")
@@ -79,7 +77,7 @@ struct WorkerProcessHarness {
     static func startMock() throws -> MockAPNsServer {
         // TLS (ALPN h2), as APNs: libcurl 7.88 (Debian 12) fails to reuse a cleartext prior-knowledge connection
         // once the server raises SETTINGS_MAX_CONCURRENT_STREAMS, which APNs and the mock do after the first token.
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ap-mock-tls-\(UUID().uuidString)").path
+        let dir = temporaryDirectory("ap-mock-tls")
         let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .tls(directory: dir), journalMemoryLimit: 100_000))
         try mock.start()
         return mock
