@@ -181,7 +181,6 @@ public final class QueueWorker: Sendable {
                 let last = resp.map { "\($0.status) \($0.reason?.rawValue ?? "")" } ?? "no response"
                 r.note = (r.note.map { $0 + "; " } ?? "") + "dead-letter rule \(rule) (last: \(last))"
                 summary.dead += 1
-                if reason == QueueRetryPolicy.maxAttemptsReason { r.reason = reason }
             }
             results.append(r)
         }
