@@ -34,6 +34,7 @@ final class HTTP2Lane: @unchecked Sendable {
     private var active = 0
     private var streamsSinceRotation = 0
     private var rotating = false
+    private var idleSpins = 0
     private var lastUpkeep = ContinuousClock.now
 
     /// Requests queued or in flight on this lane.
@@ -105,13 +106,22 @@ final class HTTP2Lane: @unchecked Sendable {
             startWaiting()
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
-            if collectDone() > 0 && startWaiting() > 0 { continue }
+            let done = collectDone()
+            if done > 0 && startWaiting() > 0 { continue }
             if stopping && active == 0 && waitingHead == waiting.count {
                 let empty = inbox.withLock { $0.jobs.isEmpty }
                 if empty { break }
                 continue
             }
             upkeepIfDue()
+            if done == 0 && jobs.isEmpty && active > 0 {
+                // Nothing finished and nothing new: when libcurl wants to run again at once (uploads waiting for
+                // the peer's flow-control window), wait ≤ 1 ms for the peer instead of spinning.
+                idleSpins += 1
+                if idleSpins > 2, ap_curl_multi_wait_readable(multi, 1) >= 0 { continue }
+            } else {
+                idleSpins = 0
+            }
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }
         idle = []
