@@ -52,10 +52,11 @@ public typealias HTTP2Result = Result<HTTP2Response, APNsTransportError>
 /// calling task on a continuation the loop resumes. Every request gets exactly one result: a response, or an
 /// ``APNsTransportError`` after at most ``HTTP2TransportConfiguration/requestTimeoutSeconds``.
 ///
-/// Reconnects are libcurl's: after GOAWAY or a reset the next request opens a new connection; streams the
-/// server refused (id above GOAWAY's last-stream-id, or `REFUSED_STREAM`) are resent by libcurl. On top, a
-/// request whose first try failed before it was sent (connect/TLS failure) is tried once more; a request that
-/// may have reached the server is never resent by this layer.
+/// After GOAWAY or a dropped connection the next request opens a new connection. A request whose first try
+/// failed before it was sent (connect/TLS failure, no body byte read) is tried once more; a request whose body
+/// went out is never resent — neither here nor by libcurl (rewinds are refused) — and ends as a failure with
+/// ``APNsTransportError/mayHaveBeenProcessed`` true, even when the server refused the stream (libcurl cannot
+/// tell that apart): the caller's retry policy decides, so no push is silently sent twice.
 ///
 /// Call ``shutdown()`` when done: it lets queued and in-flight requests finish, then stops the threads.
 public final class HTTP2Transport: Sendable {
