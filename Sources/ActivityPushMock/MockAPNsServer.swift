@@ -97,6 +97,9 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// Every request answered so far (oldest first, at most `journalMemoryLimit`).
     public func journal() -> [MockJournalEntry] { state.journal() }
 
+    /// APNs requests answered since `start()` (`/_mock` calls not counted; not capped, not reset by `clearJournal()`).
+    public var requestCount: Int { state.requestCount }
+
     /// Forgets the in-memory journal (the NDJSON file is kept).
     public func clearJournal() { state.clearJournal() }
 

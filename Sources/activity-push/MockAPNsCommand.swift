@@ -115,7 +115,7 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     var received: Int32 = 0
     sigwait(&signals, &received)
     server.stop()
-    let count = server.journal().count
+    let count = server.requestCount
     printError("mock-apns: stopped on \(received == SIGINT ? "SIGINT" : "SIGTERM") after \(count) requests")
     return 0
 }

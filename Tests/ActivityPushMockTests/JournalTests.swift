@@ -56,6 +56,7 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(items[1]["reason"]?.value.stringValue, "DeviceTokenNotForTopic")
         XCTAssertEqual(try curl("\(mock.baseURL)/_mock/journal", method: "DELETE").status, 204)
         XCTAssertEqual(mock.journal().count, 0)
+        XCTAssertEqual(mock.requestCount, 2, "clearing the journal does not reset the count; /_mock calls are not counted")
         XCTAssertEqual(try curl("\(mock.baseURL)/_mock/journal", method: "GET").body, "[]")
         // The file keeps its lines.
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count, 2)

@@ -13,6 +13,7 @@ final class MockAPNsState: @unchecked Sendable {
     private var emulator: DeviceEmulator
     private var faults: MockFaultPlan
     private var entries: [MockJournalEntry] = []
+    private var answered = 0
     private var entriesStart = 0
     private let journalFD: Int32
     private var unregistered: [String: Int64] = [:]
@@ -130,7 +131,14 @@ final class MockAPNsState: @unchecked Sendable {
         return response
     }
 
+    /// APNs requests answered since start (not capped like the in-memory journal; not reset by clearing it).
+    var requestCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return answered
+    }
+
     private func record(_ entry: MockJournalEntry) {
+        answered += 1
         entries.append(entry)
         if entries.count - entriesStart > configuration.journalMemoryLimit {
             entriesStart += 1
