@@ -112,7 +112,14 @@ final class HTTP2Connection {
         }
         var s: OpaquePointer?
         let user = Unmanaged.passUnretained(self).toOpaque()
-        guard nghttp2_session_server_new(&s, cbs, user) == 0, let s else { throw MockAPNsError.socket("nghttp2 session: out of memory") }
+        // libcurl 7.x sends RST_STREAM after every finished stream; nghttp2's rapid-reset guard (burst 1000,
+        // 33/s) would then GOAWAY a client after ~1000 pushes on one connection. A test server must let one
+        // connection carry a whole run (the client issue's 10 000-push test), so the guard is widened.
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else { throw MockAPNsError.socket("nghttp2 option: out of memory") }
+        defer { nghttp2_option_del(option) }
+        nghttp2_option_set_stream_reset_rate_limit(option, 1_000_000, 1_000_000)
+        guard nghttp2_session_server_new2(&s, cbs, user, option) == 0, let s else { throw MockAPNsError.socket("nghttp2 session: out of memory") }
         session = s
         // APNs allows one stream until a valid provider token is seen (spec §2.5); raised later by `authenticate`.
         var iv = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
