@@ -26,8 +26,8 @@ let buildCommand = Command(
         throw UsageError("--bundle-id must be the app's bundle identifier, e.g. com.example.app")
     }
     if bundleID == nil { printError("activity-push build: no --bundle-id; apns-topic uses com.example.app") }
-    let push = try flags.push(bundleID: bundleID ?? "com.example.app", schema: schema)
     do {
+        let push = try flags.push(bundleID: bundleID ?? "com.example.app", schema: schema)
         let request = try push.build(schema: schema)
         var headers: [(String, JSONValue)] = request.headers.map { ($0.name, .string($0.value)) }
         if case .broadcast = request.destination { headers.append((":path", .string("/4/broadcasts/apps/\(request.bundleID)"))) }

@@ -94,16 +94,28 @@ struct BuildFlags {
         var push: LiveActivityPush
         switch event {
         case "start":
-            guard let attributes = try object(attributesJSON, flag: "--attributes-json") else {
-                throw UsageError("a start needs --attributes-json (the type's stored properties as a JSON object)")
+            // A start without these cannot be valid: said as findings (exit 1), like every other refusal.
+            var missing: [Finding] = []
+            let attributes = try object(attributesJSON, flag: "--attributes-json")
+            if attributes == nil {
+                missing.append(Finding(code: .missingAttributes, severity: .error, path: "aps.attributes", position: nil,
+                                       message: "a start needs attributes: the device cannot create the activity without them",
+                                       fix: "give --attributes-json with the type's stored properties as a JSON object"))
             }
-            guard let alert else { throw UsageError("a start needs --alert-title and --alert-body (the device drops a start without an alert)") }
+            if alert == nil {
+                missing.append(Finding(code: .missingAlertForStart, severity: .error, path: "aps.alert", position: nil,
+                                       message: "a push-to-start without an alert is dropped by the device although APNs answers 200",
+                                       fix: "give --alert-title and --alert-body"))
+            }
             if dismissalDate != nil { throw UsageError("--dismissal-date applies to end only") }
             var typeName = type
             if typeName == nil, let schema, schema.types.count == 1 { typeName = schema.types[0].name }
-            guard let typeName else {
-                throw UsageError("a start needs --type NAME (the ActivityAttributes type name), or --attributes with exactly one type")
+            if typeName == nil {
+                missing.append(Finding(code: .missingAttributesType, severity: .error, path: "aps.attributes-type", position: nil,
+                                       message: "a start needs attributes-type, the ActivityAttributes type's exact name",
+                                       fix: "give --type NAME, or --attributes with a file declaring exactly one ActivityAttributes type"))
             }
+            guard missing.isEmpty, let attributes, let alert, let typeName else { throw PushBuildError(findings: missing) }
             push = .start(bundleID: bundleID, attributesType: typeName, attributes: attributes, contentState: contentState,
                           alert: alert, timestampUnixSeconds: ts, staleDateUnixSeconds: staleDate, relevanceScore: relevanceScore,
                           requestUpdateToken: requestUpdateToken, inputPushChannel: inputPushChannel)

@@ -143,7 +143,7 @@ struct SendRun {
     func run() throws -> Int32 {
         let o = options
         // 1. Make the PushRequest (the validator runs inside) before touching the network or the key.
-        guard let request = try makeRequest() else { return 1 }
+        guard let request = try makeRequest(), clockAllows(request) else { return 1 }
         let broadcast: Bool
         if case .broadcast = request.destination { broadcast = true } else { broadcast = false }
         if broadcast && !o.tokens.isEmpty { throw UsageError("a broadcast (--channel-id) takes no --token") }
@@ -203,6 +203,21 @@ struct SendRun {
         }
         blockingAwait { await client.shutdown() }
         return allAccepted ? 0 : 1
+    }
+
+    /// The rules that need the clock (a stale `timestamp`, a start whose `stale-date` has passed), judged now:
+    /// warnings are printed; errors refuse the send unless `--force`.
+    private func clockAllows(_ request: PushRequest) -> Bool {
+        let report = Validator(schema: options.schema).check(body: request.body, headers: request.headers,
+                                                             nowUnixSeconds: Date().timeIntervalSince1970)
+        let timed = report.findings.filter { !request.warnings.contains($0) && $0.severity != .info }
+        guard !timed.isEmpty else { return true }
+        let shown = ValidationReport(findings: timed)
+        if options.json { printError(ReportFormatter.json(shown, pretty: false)) }
+        else { printError(ReportFormatter.text(shown, files: .init(payload: options.payloadPath ?? "<built payload>")), terminator: "") }
+        if shown.accept || options.force { return true }
+        printError("activity-push send: refused — the push is already out of date (fix the times above, or --force)")
+        return false
     }
 
     /// The push to send: from build flags through the builder, or from PAYLOAD.json through

@@ -133,7 +133,9 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stdout.contains("\"unknown-attribute-key\""), refused.stdout)
         let noAlert = try run(["build", "--event", "start", "--type", "X", "--attributes-json", "{}", "--content-state-json", "{}"])
-        XCTAssertEqual(noAlert.status, 2)
-        XCTAssertTrue(noAlert.stderr.contains("--alert-title"), noAlert.stderr)
+        XCTAssertEqual(noAlert.status, 1)
+        XCTAssertTrue(noAlert.stdout.contains("\"missing-alert-for-start\"") && noAlert.stdout.contains("--alert-title"), noAlert.stdout)
+        let badFlag = try run(["build", "--event", "start", "--priority", "soon"])
+        XCTAssertEqual(badFlag.status, 2)
     }
 }

@@ -98,6 +98,18 @@ final class DiagnosisJournalTests: XCTestCase {
         XCTAssertTrue(s.contains("sent by retry-queue") && s.contains("apns-id B-2"), s)
     }
 
+    /// A push sent a moment *after* the device line (within the clock-skew allowance) must not take the blame
+    /// from the one sent before it; it is used only when nothing was sent before.
+    func testAPushSentJustAfterTheLineLosesToTheOneBefore() throws {
+        let after = try SendJournalEntry(jsonLine: #"{"time": "2026-11-24T19:02:06Z", "token": "80a1f2c3", "bundle": "com.example.kora", "source": "after", "status": 200, "body": \#(JSONWriter.quoted(goodBody))}"#, lineNumber: 9, file: "j")
+        var j = try journal().filter { $0.source != "later" }
+        j.append(after)
+        let ev = try events()[0]
+        XCTAssertEqual(RejectionPairing(journal: j, validator: Validator()).pair(ev)?.entry.source, "retry-queue")
+        let onlyAfter = [after]
+        XCTAssertEqual(RejectionPairing(journal: onlyAfter, validator: Validator()).pair(ev)?.entry.source, "after")
+    }
+
     func testNoCandidateOutsideTheWindow() throws {
         let j = try journal().filter { $0.source == "send" } // 55 s before
         XCTAssertNotNil(RejectionPairing(journal: j, validator: Validator(), window: 120).pair(try events()[0]))

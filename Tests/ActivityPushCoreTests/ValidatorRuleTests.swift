@@ -107,6 +107,9 @@ final class ValidatorRuleTests: XCTestCase {
         Case(code: "timestamp-in-future", path: "aps.timestamp", severity: .warning, failing: update(["1767225600": "1767240000"]), passing: validUpdate),
         Case(code: "missing-content-state", path: "aps.content-state", failing: #"{"aps": {"timestamp": 1767225600, "event": "end"}}"#, passing: #"{"aps": {"timestamp": 1767225600, "event": "end", "content-state": {"phase": "done", "minutesLeft": 0}}}"#),
         Case(code: "dismissal-date-ignored", path: "aps.dismissal-date", severity: .warning, failing: update(["\"event\"": "\"dismissal-date\": 1767229200, \"event\""]), passing: update(["\"update\"": "\"end\"", "\"event\"": "\"dismissal-date\": 1767229200, \"event\""])),
+        Case(code: "dismissal-date-reference-epoch", path: "aps.dismissal-date", severity: .warning,
+             failing: update(["\"update\"": "\"end\"", "\"event\"": "\"dismissal-date\": 788922000, \"event\""]),
+             passing: update(["\"update\"": "\"end\"", "\"event\"": "\"dismissal-date\": 1767229200, \"event\""]), says: ["1767229200"]),
         Case(code: "stale-date-in-past", path: "aps.stale-date", failing: start(["\"event\"": "\"stale-date\": 788918400, \"event\""]), passing: start(["\"event\"": "\"stale-date\": 1767229200, \"event\""]), says: ["978307200"]),
         Case(code: "relevance-score-invalid", path: "aps.relevance-score", failing: update(["\"event\"": "\"relevance-score\": \"high\", \"event\""]), passing: update(["\"event\"": "\"relevance-score\": 75, \"event\""])),
         // Push-to-start

@@ -78,7 +78,10 @@ public struct RejectionPairing: Sendable {
     /// Pairs `event` (a rejection) with its push and re-checks it; nil when no journal entry fits.
     public func pair(_ event: LiveActivityLogEvent) -> Result? {
         guard event.isRejection, let ts = LogTimestamp.parse(event.time) else { return nil }
+        // The push sent last at or before the device line; only when there is none, the first one sent within
+        // `skew` after it (the two clocks may disagree by that much).
         var best: SendJournalEntry?
+        var justAfter: SendJournalEntry?
         for entry in journal.reversed() {
             guard let t = ts.unixSeconds(assumingOffset: entry.utcOffset ?? deviceUTCOffset, assumingDateOf: entry.time)
             else { continue }
@@ -87,10 +90,14 @@ public struct RejectionPairing: Sendable {
             if let s = entry.status, s != 200 { continue }
             if let want = event.contextBundle, let have = entry.bundleID, want != have { continue }
             if let want = event.contextToken, let have = entry.token, !Self.tokenPrefixesAgree(want, have) { continue }
+            if entry.time > t {
+                justAfter = entry  // walking backwards: the last one kept is the closest after the line
+                continue
+            }
             best = entry
             break
         }
-        guard let entry = best else { return nil }
+        guard let entry = best ?? justAfter else { return nil }
         let pattern = LogLineCatalog.pattern(of: event.kind)
         guard let body = entry.body else {
             return Result(entry: entry, causes: [], otherErrors: [], deliveryCauses: pattern?.deliveryCauses ?? [],

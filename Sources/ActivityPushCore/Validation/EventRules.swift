@@ -78,7 +78,13 @@ extension PushCheck {
                    fix: "use a future UNIX time, e.g. now + 3600 = \(JSONNumber.wholeText(now + 3600))")
         }
         if let dismissal = locate(LiveActivityKeys.dismissalDate) {
-            _ = unixSeconds(dismissal, name: "dismissal-date")
+            if let seconds = unixSeconds(dismissal, name: "dismissal-date"), let now, seconds < now,
+               looksLikeReferenceDate(seconds, now: now) {
+                // A past dismissal-date removes the activity at once — on purpose, or because seconds since 2001 were sent.
+                report(.dismissalDateReferenceEpoch, at: dismissal.path, dismissal.node.position,
+                       "dismissal-date \(JSONNumber.wholeText(seconds)) is in the past as UNIX seconds, so the ended activity is removed at once; it looks like seconds since 2001-01-01",
+                       fix: "dismissal-date is UNIX seconds: send \(JSONNumber.wholeText(seconds + Self.referenceDateOffset)) (add 978307200), or a past value only if you mean to remove it now")
+            }
             if let event, event != .end {
                 report(.dismissalDateIgnored, at: dismissal.path, dismissal.keyPosition,
                        "dismissal-date has effect only with event \"end\"; on \(event) the device ignores it",

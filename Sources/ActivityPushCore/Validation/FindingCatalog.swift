@@ -31,6 +31,7 @@ public enum FindingCatalog {
         .init(code: .timestampInFuture, severity: .warning, summary: "`timestamp` more than 10 minutes after now."),
         .init(code: .missingContentState, severity: .error, summary: "No `aps.content-state`."),
         .init(code: .dismissalDateIgnored, severity: .warning, summary: "`dismissal-date` on start / update has no effect."),
+        .init(code: .dismissalDateReferenceEpoch, severity: .warning, summary: "`dismissal-date` looks like seconds since 2001-01-01 and removes the activity at once (added code)."),
         .init(code: .staleDateInPast, severity: .error, summary: "`stale-date` before now (error on start, warning otherwise)."),
         .init(code: .relevanceScoreInvalid, severity: .error, summary: "`relevance-score` is not a finite number."),
         // Push-to-start
@@ -96,6 +97,7 @@ extension FindingCode {
     public static let timestampInFuture: FindingCode = "timestamp-in-future"
     public static let missingContentState: FindingCode = "missing-content-state"
     public static let dismissalDateIgnored: FindingCode = "dismissal-date-ignored"
+    public static let dismissalDateReferenceEpoch: FindingCode = "dismissal-date-reference-epoch"
     public static let staleDateInPast: FindingCode = "stale-date-in-past"
     public static let relevanceScoreInvalid: FindingCode = "relevance-score-invalid"
     public static let missingAttributesType: FindingCode = "missing-attributes-type"

@@ -14,6 +14,7 @@ extension PushCheck {
         let contentState = locate(LiveActivityKeys.contentState).flatMap { $0.node.value.members != nil ? $0 : nil }
         let attributes = locate(LiveActivityKeys.attributes).flatMap { $0.node.value.members != nil ? $0 : nil }
         var chosen: ActivityAttributesType? = nil
+        var namedButUnknown = false
 
         // attributes-type-mismatch: the name must equal a Swift type name exactly, case included, no module prefix.
         if let typeLoc, let name = typeLoc.node.value.stringValue {
@@ -31,13 +32,15 @@ extension PushCheck {
                 }
                 message += ". The device cannot create the activity (\"Incoming message does not contain usable attributes\")"
                 report(.attributesTypeMismatch, at: typeLoc.path, typeLoc.node.position, message,
-                       fix: closest.map { "write \"attributes-type\": \"\($0.name)\"" } ?? "use one of \(known)")
-                if how != .none { chosen = closest }
+                       fix: closest.map { "write \"attributes-type\": \"\($0.name)\"" }
+                           ?? "use one of \(known) — or, if this push is for a type declared elsewhere, pass that file with --attributes")
+                if how != .none { chosen = closest } else { namedButUnknown = true }
             }
         }
 
-        // Without a usable name (update / end, or a start without one) the type is the one whose content-state fits.
-        if chosen == nil {
+        // Without a name (update / end, or a start without one) the type is the one whose content-state fits.
+        // A name that matches nothing known is not judged against an unrelated type.
+        if chosen == nil, !namedButUnknown {
             if schema.types.count == 1 {
                 chosen = schema.types[0]
             } else if let contentState {
@@ -255,9 +258,12 @@ struct ShapeJudge {
                     fix: "send seconds since 2001-01-01 00:00:00 UTC, e.g. \(JSONNumber.wholeText(Date().timeIntervalSinceReferenceDate))")
             } else if v >= 1.0e11 {
                 let seconds = (v / 1000).rounded(.down)
+                // Milliseconds since 1970 (≈1.7e12 today) or since 2001 (≈7.9e11): the fix differs.
+                let fromUnix = seconds >= Self.referenceOffset
                 add(.dateNotReferenceEpoch, path, node.position,
-                    "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) looks like UNIX milliseconds and lands thousands of years ahead",
-                    fix: "send \(JSONNumber.wholeText(seconds - Self.referenceOffset)) (= \(n.lexeme) / 1000 − 978307200)")
+                    "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) looks like \(fromUnix ? "UNIX milliseconds" : "milliseconds") and lands thousands of years ahead",
+                    fix: fromUnix ? "send \(JSONNumber.wholeText(seconds - Self.referenceOffset)) (= \(n.lexeme) / 1000 − 978307200)"
+                                  : "send \(JSONNumber.wholeText(seconds)) (= \(n.lexeme) / 1000)")
             } else if Self.unixRange.contains(v) {
                 add(.dateNotReferenceEpoch, path, node.position,
                     "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) is UNIX seconds and decodes ~31 years late (\(Self.yearOf(referenceSeconds: v)))",

@@ -102,6 +102,12 @@ final class MockAPNsState: @unchecked Sendable {
         var entry = MockJournalEntry(time: now, method: request.method, path: request.path, token: nil, bundleID: nil,
                                      channelID: nil, headers: Self.journalHeaders(request), status: 0, reason: nil,
                                      apnsID: nil, fault: nil, device: nil, body: request.body)
+        if request.path.hasPrefix("/3/device/") {
+            // Redacted before anything else can record it (fault answers included): first 8 hex digits only.
+            let token = String(request.path.dropFirst("/3/device/".count))
+            entry.path = "/3/device/" + MockJournalEntry.redact(token)
+            entry.token = token.isEmpty ? nil : String(token.prefix(8))
+        }
         var response: MockResponse
         let draw = faults.draw(random: { Double.random(in: 0..<1) })
         if let action = draw.action {
