@@ -83,7 +83,8 @@ public final class HTTP2Transport: Sendable {
 
     /// Sends one request and waits for its one result.
     public func send(_ request: HTTP2Request) async -> HTTP2Result {
-        await withCheckedContinuation { (c: CheckedContinuation<HTTP2Result, Never>) in
+        // Unsafe (unchecked) continuation: `submit` runs its completion exactly once on every path.
+        await withUnsafeContinuation { (c: UnsafeContinuation<HTTP2Result, Never>) in
             submit(request) { c.resume(returning: $0) }
         }
     }
