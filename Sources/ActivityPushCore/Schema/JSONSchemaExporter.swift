@@ -43,7 +43,10 @@ public enum JSONSchemaExporter {
         }
         let names = schema.types.map { JSONValue.string($0.name) }
         let unixSeconds: (String) -> JSONValue = { what in
-            .obj([("type", .string("integer")), ("minimum", .int(0)), ("description", .string(what + " (UNIX seconds)"))])
+            // Same rule as `check`: any number of UNIX seconds; 10^11 and above is milliseconds (timestamp-in-milliseconds).
+            .obj([("type", .string("number")), ("minimum", .int(0)),
+                  ("exclusiveMaximum", .number(JSONNumber(lexeme: "100000000000"))),
+                  ("description", .string(what + " (UNIX seconds, not milliseconds)"))])
         }
         var rules: [JSONValue] = [
             .obj([
@@ -130,7 +133,10 @@ public enum JSONSchemaExporter {
             case .date:
                 // A value in the UNIX-seconds range (2001+31 years ahead) is the project's
                 // `date-not-reference-epoch` error: the sender wrote UNIX seconds.
+                // ... and 10^11 or more is milliseconds; beyond ±10^15 no usable time (both errors in `check`).
                 return .obj([("type", .string("number")),
+                             ("exclusiveMaximum", .number(JSONNumber(lexeme: "100000000000"))),
+                             ("minimum", .number(JSONNumber(lexeme: "-1000000000000000"))),
                              ("not", .obj([("minimum", .number(JSONNumber(lexeme: "1000000000"))),
                                            ("maximum", .number(JSONNumber(lexeme: "2500000000")))])),
                              ("description", .string("Date: seconds since 2001-01-01 00:00:00 UTC (JSONDecoder's default deferredToDate), not UNIX seconds"))])
