@@ -222,6 +222,18 @@ final class HTTP2Lane: @unchecked Sendable {
             var n = 0
             _ = ap_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &n)
             if n > 0 { connects.add(n, ordering: .relaxed) }
+            var httpVersion = 0
+            _ = ap_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &httpVersion)
+            if rc == CURLE_OK && httpVersion != Int(CURL_HTTP_VERSION_2_0) {
+                // ALPN fell back to HTTP/1.x: not APNs (which speaks HTTP/2 only), so its answer means nothing.
+                t.endTransfer()
+                t.clearResponse()
+                idle.append(t)
+                finish(job, .failure(APNsTransportError(curlCode: Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue),
+                                                        message: "the server answered over HTTP/1.x; APNs (and mock-apns) speak HTTP/2 only — check --url",
+                                                        mayHaveBeenProcessed: true, attempts: job.attempts)))
+                continue
+            }
             if rc == CURLE_OK {
                 var status = 0
                 _ = ap_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)

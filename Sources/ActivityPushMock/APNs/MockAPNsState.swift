@@ -375,9 +375,25 @@ final class MockAPNsState: @unchecked Sendable {
     // MARK: /_mock control API
 
     private func control(_ request: MockRequest) -> MockResponse {
-        switch (request.method, request.path) {
+        // `GET /_mock/journal?since=N&limit=M`: entries from index N on, at most M (the newest M without since).
+        // The answer is rendered on the event loop, so a huge journal is best read in pages.
+        var path = request.path
+        var query: [String: Int] = [:]
+        if let q = path.firstIndex(of: "?") {
+            for pair in path[path.index(after: q)...].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                if kv.count == 2, let v = Int(kv[1]), v >= 0 { query[String(kv[0])] = v }
+            }
+            path = String(path[..<q])
+        }
+        switch (request.method, path) {
         case ("GET", "/_mock/journal"):
-            let lines = journal().map(\.jsonLine)
+            var entries = journal()
+            if let since = query["since"] { entries = Array(entries.dropFirst(min(since, entries.count))) }
+            if let limit = query["limit"] {
+                entries = query["since"] != nil ? Array(entries.prefix(limit)) : Array(entries.suffix(limit))
+            }
+            let lines = entries.map(\.jsonLine)
             return .json(200, "[" + lines.joined(separator: ",\n") + "]")
         case ("DELETE", "/_mock/journal"):
             clearJournal()

@@ -53,6 +53,8 @@ final class ProviderTokenVerifier: @unchecked Sendable {
         let signed = Array((parts[0] + "." + parts[1]).utf8)
         guard verifySignature(message: signed, rawSignature: sig) else { return .invalid(.invalidProviderToken) }
         if now - iat > 3600 { return .invalid(.expiredProviderToken) }
+        // Issued in the future (a clock ahead, or milliseconds from Date.now()): such a token would never expire.
+        if iat - now > 300 { return .invalid(.invalidProviderToken) }
         return .valid(issuedAt: iat)
     }
 

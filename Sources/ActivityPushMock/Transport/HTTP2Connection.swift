@@ -81,7 +81,8 @@ final class HTTP2Connection {
             case ":path": st.path = v
             case ":scheme", ":authority": break
             default:
-                if st.headers.count < 64 { st.headers.append((n, v)) }
+                // Bounded (a header flood must not grow memory), but high enough that no real client's headers are lost.
+                if st.headers.count < 256 { st.headers.append((n, v)) }
             }
             return 0
         }

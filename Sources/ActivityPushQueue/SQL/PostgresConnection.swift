@@ -12,7 +12,13 @@ final class PostgresConnection: SQLConnection {
     /// - Parameter url: `postgres://user[:password]@host[:port]/database[?sslmode=…]` (any libpq connection string).
     init(url: String) throws(QueueError) {
         location = Self.redact(url)
-        guard let c = PQconnectdb(url) else { throw QueueError("PostgreSQL \(location): out of memory") }
+        // A server that accepts TCP but never answers would otherwise hang every command: bound the handshake
+        // unless the URL sets its own connect_timeout.
+        var target = url
+        if !url.contains("connect_timeout") {
+            target += url.hasPrefix("postgres") ? (url.contains("?") ? "&" : "?") + "connect_timeout=10" : " connect_timeout=10"
+        }
+        guard let c = PQconnectdb(target) else { throw QueueError("PostgreSQL \(location): out of memory") }
         conn = c
         guard PQstatus(c) == CONNECTION_OK else {
             let msg = Self.trim(String(cString: PQerrorMessage(c)))
