@@ -54,6 +54,12 @@ final class JournalTests: XCTestCase {
         guard case .array(let items) = array.value else { return XCTFail("not an array: \(get.body)") }
         XCTAssertEqual(items.count, 2)
         XCTAssertEqual(items[1]["reason"]?.value.stringValue, "DeviceTokenNotForTopic")
+        // Pages: the newest M, or M from index N on.
+        for (query, statuses) in [("limit=1", [400]), ("since=0&limit=1", [200]), ("since=1", [400]), ("since=5", [])] {
+            let page = try curl("\(mock.baseURL)/_mock/journal?\(query)", method: "GET")
+            guard case .array(let got)? = JSONReader.read(page.body).root?.value else { return XCTFail("\(query): \(page.body)") }
+            XCTAssertEqual(got.compactMap { $0["status"]?.value.numberValue?.int64Value }, statuses.map(Int64.init), query)
+        }
         XCTAssertEqual(try curl("\(mock.baseURL)/_mock/journal", method: "DELETE").status, 204)
         XCTAssertEqual(mock.journal().count, 0)
         XCTAssertEqual(mock.requestCount, 2, "clearing the journal does not reset the count; /_mock calls are not counted")

@@ -47,6 +47,7 @@ final class ProviderTokenTests: XCTestCase {
             ("wrong iss", try ProviderTokenSigner.sign(keyPath: keyPath, keyID: keyID, teamID: "OTHERTEAM1", issuedAt: now), 403, "InvalidProviderToken"),
             ("older than an hour", try ProviderTokenSigner.sign(keyPath: keyPath, keyID: keyID, teamID: teamID, issuedAt: now - 3700), 403, "ExpiredProviderToken"),
             ("not a JWT", "not-a-jwt", 403, "InvalidProviderToken"),
+            ("issued in the future (milliseconds)", try ProviderTokenSigner.sign(keyPath: keyPath, keyID: keyID, teamID: teamID, issuedAt: now * 1000), 403, "InvalidProviderToken"),
         ]
         for (name, jwt, status, reason) in cases {
             let r = try send(jwt)
