@@ -41,7 +41,7 @@ public final class APNsClient: Sendable {
         }
         let hex = try Self.checkedToken(deviceToken)
         return await execute(method: "POST", url: environment.deviceURL + "/3/device/" + hex,
-                             headers: push.headers.fields.map { HTTP2Header($0.name, $0.value) }, body: push.body)
+                             headers: push.headers.map { HTTP2Header($0.name, $0.value) }, body: push.body)
     }
 
     /// Sends an `update`/`end` to the broadcast channel in the push (`POST /4/broadcasts/apps/<bundle id>`, iOS 18+).
@@ -51,7 +51,7 @@ public final class APNsClient: Sendable {
             throw APNsRequestError("this push was built for a device token; send it with send(_:deviceToken:)")
         }
         return await execute(method: "POST", url: environment.broadcastURL + "/4/broadcasts/apps/" + push.bundleID,
-                             headers: push.headers.fields.map { HTTP2Header($0.name, $0.value) }, body: push.body)
+                             headers: push.headers.map { HTTP2Header($0.name, $0.value) }, body: push.body)
     }
 
     // MARK: Channel management (iOS 18 broadcast), spec §2.4
@@ -92,20 +92,13 @@ public final class APNsClient: Sendable {
     private func channelsURL(_ bundleID: String) -> String { environment.managementURL + "/1/apps/" + bundleID + "/channels" }
 
     static func checkedToken(_ t: String) throws(APNsRequestError) -> String {
-        var ok = !t.isEmpty && t.utf8.count % 2 == 0
-        var upper = false
-        if ok {
-            for b in t.utf8 {
-                if (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) { continue }
-                if b >= 0x41 && b <= 0x46 { upper = true; continue }
-                ok = false
-                break
-            }
+        let ok = !t.isEmpty && t.utf8.count % 2 == 0 && t.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
         }
         guard ok else {
             throw APNsRequestError("device token '\(Redact.token(t))' is not hex (expected an even number of 0-9a-f characters, as the app's token data printed in hex)")
         }
-        return upper ? t.lowercased() : t
+        return t.lowercased()
     }
 
     private func execute(method: String, url: String, headers: [HTTP2Header], body: [UInt8]) async -> APNsResult {
@@ -122,9 +115,7 @@ public final class APNsClient: Sendable {
     }
 
     private func once(method: String, url: String, headers: [HTTP2Header], body: [UInt8], jwt: String) async -> APNsResult {
-        var all: [HTTP2Header] = []
-        all.reserveCapacity(headers.count + 1)
-        all.append(HTTP2Header("authorization", "bearer " + jwt))
+        var all = [HTTP2Header("authorization", "bearer " + jwt)]
         all += headers
         switch await transport.send(HTTP2Request(method: method, url: url, headers: all, body: body)) {
         case .success(let r): return .response(APNsResponse(status: r.status, headers: r.headers, body: r.body))

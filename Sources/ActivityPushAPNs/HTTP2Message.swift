@@ -20,8 +20,7 @@ public struct HTTP2Header: Sendable, Hashable {
     public var name: String
     public var value: String
     public init(_ name: String, _ value: String) {
-        // Names are nearly always lowercase already: skip the copy `lowercased()` makes then.
-        self.name = name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? name.lowercased() : name
+        self.name = name.lowercased()
         self.value = value
     }
 }

@@ -1,5 +1,4 @@
 import CCurl
-import Foundation
 
 /// The buffers of one request and the libcurl easy handle carrying it. Contexts, each with its easy handle
 /// (duplicated once from the lane's template), are pooled per lane and reused. Lives on one lane's loop thread.
@@ -14,10 +13,6 @@ final class HTTP2Transfer {
     /// the server may have processed it, even if libcurl later reconnects and fails.
     private(set) var bodyReadStarted = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    /// This context's parsed URL (`CURLU`), handed to libcurl with `CURLOPT_CURLU`.
-    private var urlHandle: OpaquePointer?
-    /// `scheme://authority` of the URL last parsed whole into `urlHandle` (nil: none, or its path was not plain).
-    private var parsedOrigin: [UInt8]?
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
     static let h2cReuseBroken = ap_curl_version_num() < 0x08_00_00
@@ -107,7 +102,7 @@ final class HTTP2Transfer {
         requestBody = r.body
         readOffset = 0
         bodyReadStarted = false
-        var rc = setURL(easy, r.url)
+        var rc = ap_curl_easy_setopt_str(easy, CURLOPT_URL, r.url)
         if rc != CURLE_OK { return rc }
         let cleartext = r.url.hasPrefix("http://")
         _ = ap_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
@@ -120,7 +115,7 @@ final class HTTP2Transfer {
         var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Accept:")
         list = curl_slist_append(list, "Expect:")
         if r.method == "POST" { list = curl_slist_append(list, "Content-Type:") }
-        for h in r.headers { list = Self.append(list, h.name, h.value) }
+        for h in r.headers { list = curl_slist_append(list, "\(h.name): \(h.value)") }
         headerList = list
         _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, list)
 
@@ -139,79 +134,6 @@ final class HTTP2Transfer {
             return CURLE_UNSUPPORTED_PROTOCOL
         }
         return rc == CURLE_OK ? nil : rc
-    }
-
-    /// Sets the request URL. An absolute http(s) URL is parsed here into this context's `CURLU` and handed over
-    /// with `CURLOPT_CURLU`: libcurl then uses the parts as they are, instead of parsing the URL string and printing
-    /// it back whole (character by character) for every transfer. Anything else, or a URL that does not parse,
-    /// goes through `CURLOPT_URL` as before, so libcurl reports the same errors.
-    /// When only a plain path (letters, digits, `/`, `-`, `_`: nothing libcurl would normalise) differs from the
-    /// previous URL, only the path part is replaced.
-    private func setURL(_ easy: UnsafeMutableRawPointer, _ url: String) -> CURLcode {
-        if urlHandle == nil { urlHandle = curl_url() }
-        if let u = urlHandle {
-            // libcurl reads the URL as a C string, so does this (up to a NUL, like CURLOPT_URL).
-            let done = url.withCString { c -> CURLcode? in
-                let n = strlen(c)
-                let p = UnsafeRawPointer(c).assumingMemoryBound(to: UInt8.self)
-                guard Self.hasHTTPScheme(p, n) else { return nil }
-                let split = Self.plainPathStart(p, n)
-                if let split, let origin = parsedOrigin, origin.count == split,
-                   origin.withUnsafeBytes({ memcmp($0.baseAddress!, p, split) }) == 0,
-                   curl_url_set(u, CURLUPART_PATH, c + split, 0) == CURLUE_OK {
-                    return ap_curl_easy_setopt_ptr(easy, CURLOPT_CURLU, UnsafeRawPointer(u))
-                }
-                parsedOrigin = nil
-                guard curl_url_set(u, CURLUPART_URL, c, ap_curlu_url_flags()) == CURLUE_OK else { return nil }
-                if let split { parsedOrigin = Array(UnsafeBufferPointer(start: p, count: split)) }
-                return ap_curl_easy_setopt_ptr(easy, CURLOPT_CURLU, UnsafeRawPointer(u))
-            }
-            if let done { return done }
-        }
-        parsedOrigin = nil
-        _ = ap_curl_easy_setopt_ptr(easy, CURLOPT_CURLU, nil)
-        return ap_curl_easy_setopt_str(easy, CURLOPT_URL, url)
-    }
-
-    /// True when the C string starts with `https://` or `http://` (lowercase, as libcurl's own URLs).
-    private static func hasHTTPScheme(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        guard n >= 7, p[0] == 0x68, p[1] == 0x74, p[2] == 0x74, p[3] == 0x70 else { return false }
-        if p[4] == 0x3A { return p[5] == 0x2F && p[6] == 0x2F }
-        return n >= 8 && p[4] == 0x73 && p[5] == 0x3A && p[6] == 0x2F && p[7] == 0x2F
-    }
-
-    /// Where the path of `scheme://authority/path` starts, when that path is plain (see ``setURL(_:_:)``), else nil.
-    private static func plainPathStart(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
-        var i = 0
-        while i < n, p[i] != 0x3A { i += 1 }
-        i += 3   // "://"
-        while i < n, p[i] != 0x2F { i += 1 }
-        guard i < n else { return nil }
-        let start = i
-        while i < n {
-            let c = p[i]
-            let plain = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-                || c == 0x2F || c == 0x2D || c == 0x5F
-            if !plain { return nil }
-            i += 1
-        }
-        return start
-    }
-
-    /// Appends `name: value` to a header list, assembling the line in a temporary buffer (no String built).
-    private static func append(_ list: UnsafeMutablePointer<curl_slist>?, _ name: String,
-                               _ value: String) -> UnsafeMutablePointer<curl_slist>? {
-        var name = name, value = value
-        let n = name.utf8.count, v = value.utf8.count
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + v + 3) { buf in
-            let base = buf.baseAddress!
-            name.withUTF8 { if n > 0 { base.update(from: $0.baseAddress!, count: n) } }
-            base[n] = 0x3A
-            base[n + 1] = 0x20
-            value.withUTF8 { if v > 0 { (base + n + 2).update(from: $0.baseAddress!, count: v) } }
-            base[n + v + 2] = 0
-            return base.withMemoryRebound(to: CChar.self, capacity: n + v + 3) { curl_slist_append(list, $0) }
-        }
     }
 
     /// Frees the request's header list after its transfer (the easy handle is kept for the next request).
@@ -233,14 +155,13 @@ final class HTTP2Transfer {
     deinit {
         endTransfer()
         if let easy { curl_easy_cleanup(easy) }
-        if let urlHandle { curl_url_cleanup(urlHandle) }
         errorBuffer.deallocate()
     }
 
     /// One response header line from libcurl: a status line (`HTTP/2 200`) starts a new header set.
     fileprivate func headerLine(_ line: UnsafeBufferPointer<UInt8>) {
         if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {
-            responseHeaders = Dictionary(minimumCapacity: 4)   // APNs sends 1–3 headers: one allocation
+            responseHeaders = [:]
             return
         }
         guard let colon = line.firstIndex(of: 0x3A) else { return }
@@ -248,9 +169,7 @@ final class HTTP2Transfer {
         while end > colon + 1, line[end - 1] == 0x0A || line[end - 1] == 0x0D || line[end - 1] == 0x20 { end -= 1 }
         var start = colon + 1
         while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
-        let raw = UnsafeBufferPointer(rebasing: line[0..<colon])
-        let name = raw.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
-            ? String(decoding: raw, as: UTF8.self).lowercased() : String(decoding: raw, as: UTF8.self)
+        let name = String(decoding: UnsafeBufferPointer(rebasing: line[0..<colon]), as: UTF8.self).lowercased()
         let value = String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
         responseHeaders[name] = value
     }

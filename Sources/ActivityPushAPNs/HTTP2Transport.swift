@@ -83,8 +83,7 @@ public final class HTTP2Transport: Sendable {
 
     /// Sends one request and waits for its one result.
     public func send(_ request: HTTP2Request) async -> HTTP2Result {
-        // Unsafe (unchecked) continuation: `submit` runs its completion exactly once on every path.
-        await withUnsafeContinuation { (c: UnsafeContinuation<HTTP2Result, Never>) in
+        await withCheckedContinuation { (c: CheckedContinuation<HTTP2Result, Never>) in
             submit(request) { c.resume(returning: $0) }
         }
     }

@@ -29,8 +29,6 @@ static inline long ap_curl_http_version_2_prior_knowledge(void) { return CURL_HT
 static inline int ap_curl_has_http2(void) { curl_version_info_data *d = curl_version_info(CURLVERSION_NOW); return d && (d->features & CURL_VERSION_HTTP2) ? 1 : 0; }
 static inline unsigned int ap_curl_version_num(void) { curl_version_info_data *d = curl_version_info(CURLVERSION_NOW); return d ? d->version_num : 0; }
 static inline CURLcode ap_curl_easy_setopt_seek(CURL *h, int (*f)(void *, curl_off_t, int)) { return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, f); }
-/* The flags libcurl itself parses CURLOPT_URL with, for a URL handed over pre-parsed (CURLOPT_CURLU). */
-static inline unsigned int ap_curlu_url_flags(void) { return CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME; }
 static inline long ap_curlpipe_multiplex(void) { return CURLPIPE_MULTIPLEX; }
 static inline CURL *ap_curlmsg_done_handle(CURLMsg *m, CURLcode *result) {
   if (m->msg != CURLMSG_DONE) return NULL;
