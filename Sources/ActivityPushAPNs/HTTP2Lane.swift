@@ -34,6 +34,11 @@ final class HTTP2Lane: @unchecked Sendable {
     private var active = 0
     private var streamsSinceRotation = 0
     private var rotating = false
+    /// False on a connection that has not yet answered: APNs allows one stream until it has seen a valid
+    /// provider token (spec §2.5, "Sending notification requests to APNs"), so a fresh connection carries one
+    /// request first and opens up once that is answered. Streams sent before the server's SETTINGS arrive would
+    /// otherwise be refused or reset in flight.
+    private var warm = false
     private var idleSpins = 0
     private var lastUpkeep = ContinuousClock.now
 
@@ -141,7 +146,7 @@ final class HTTP2Lane: @unchecked Sendable {
     private func startWaiting() -> Int {
         var started = 0
         let rotateAfter = configuration.streamsPerConnection
-        while active < configuration.maxConcurrentStreams, waitingHead < waiting.count, !rotating {
+        while active < (warm ? configuration.maxConcurrentStreams : 1), waitingHead < waiting.count, !rotating {
             var last = false
             if rotateAfter > 0, streamsSinceRotation >= rotateAfter {
                 // Drain this connection, then send one request that closes it after use; the next opens anew.
@@ -216,7 +221,7 @@ final class HTTP2Lane: @unchecked Sendable {
             done += 1
             guard let priv else { continue }
             let t = Unmanaged<HTTP2Transfer>.fromOpaque(priv).takeRetainedValue()
-            if t.closesConnection { rotating = false }
+            if t.closesConnection { rotating = false; warm = false }
             guard let job = t.job else { t.endTransfer(); idle.append(t); continue }
             t.job = nil
             var n = 0
@@ -235,6 +240,7 @@ final class HTTP2Lane: @unchecked Sendable {
                 continue
             }
             if rc == CURLE_OK {
+                warm = true
                 var status = 0
                 _ = ap_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
                 let response = HTTP2Response(status: status, headers: t.responseHeaders, body: t.responseBody)
@@ -244,6 +250,7 @@ final class HTTP2Lane: @unchecked Sendable {
                 finish(job, .success(response))
                 continue
             }
+            warm = false  // a failed transfer may mean a new connection next
             var pretransfer: curl_off_t = 0
             _ = ap_curl_easy_getinfo_off(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
             // Not sent: libcurl never started on the body (POST), or for body-less requests the failure was in

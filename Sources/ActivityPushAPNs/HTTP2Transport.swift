@@ -19,10 +19,12 @@ public struct HTTP2TransportConfiguration: Sendable, Hashable {
     /// Keepalive interval in seconds: HTTP/2 PING through `CURLOPT_UPKEEP_INTERVAL_MS` + `curl_easy_upkeep`,
     /// and TCP keepalive probes after this much idle time.
     public var keepaliveSeconds: Double
-    /// Requests after which the lane moves to a fresh connection (0: never). libcurl before 8.0 sends an
-    /// RST_STREAM after every completed stream, and servers with HTTP/2 rapid-reset protection (nghttp2 ≥ 1.57
-    /// and Debian's backport: burst 1000) then close the connection, failing the streams in flight. Rotating
-    /// before that point costs one short pause. Default: 900 with such a libcurl, 0 otherwise.
+    /// Requests after which the lane moves to a fresh connection (0: never, the default). libcurl before 8.0
+    /// sends an RST_STREAM after every completed stream, and servers with HTTP/2 rapid-reset protection
+    /// (nghttp2 ≥ 1.57 and Debian's backport: burst 1000) may then close the connection; set e.g. 900 for such a
+    /// server. Off by default: rotation closes the old connection with a last FORBID_REUSE request, and libcurl
+    /// 7.88 sometimes fails that request with "stream not closed cleanly" after the server processed it (seen in
+    /// the two-worker queue test under CPU load), which makes the queue send it twice. mock-apns tolerates the resets.
     public var streamsPerConnection: Int
     /// libcurl verbose output on standard error (never use in production: it prints headers, including the token).
     public var verbose: Bool
@@ -30,7 +32,7 @@ public struct HTTP2TransportConfiguration: Sendable, Hashable {
     public init(caFile: String? = nil, connections: Int = 1, maxConcurrentStreams: Int = 1000,
                 requestTimeoutSeconds: Double = 30, connectTimeoutSeconds: Double = 10, keepaliveSeconds: Double = 60,
                 streamsPerConnection: Int? = nil, verbose: Bool = false) {
-        self.streamsPerConnection = max(0, streamsPerConnection ?? (HTTP2Transfer.h2cReuseBroken ? 900 : 0))
+        self.streamsPerConnection = max(0, streamsPerConnection ?? 0)
         self.caFile = caFile
         self.connections = max(1, connections)
         self.maxConcurrentStreams = max(1, maxConcurrentStreams)
