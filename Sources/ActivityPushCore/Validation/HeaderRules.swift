@@ -7,6 +7,7 @@ import Foundation
 /// Source: Apple, "Sending notification requests to APNs", "Sending broadcast push notification requests to
 /// APNs"; spec §2.2–§2.3.
 extension PushCheck {
+    /// Runs after the body rules (`Validator.run` defers it), so `event` is already known.
     mutating func checkHeaders(_ h: APNsHeaders) {
         let broadcast = isBroadcast
         switch h["apns-push-type"] {
@@ -69,7 +70,7 @@ extension PushCheck {
         }
         if let e = h["apns-expiration"] {
             if let v = Int64(e.trimmingCharacters(in: .whitespaces)), v >= 0 {
-                if v == 0, !broadcast, event(in: h) == .start {
+                if v == 0, !broadcast, event == .start {
                     report(.expirationZeroForStart, at: "headers.apns-expiration", nil,
                            "apns-expiration 0 means deliver now or never: a phone offline for a moment never gets this start",
                            fix: "set apns-expiration to now + a few minutes in UNIX seconds, e.g. \(JSONNumber.wholeText((now ?? Date().timeIntervalSince1970) + 600))")
@@ -95,11 +96,5 @@ extension PushCheck {
                    "apns-collapse-id is \(c.utf8.count) bytes; APNs allows 64 (BadCollapseId)",
                    fix: "shorten it to at most 64 bytes, e.g. a hash of the activity id")
         }
-    }
-
-    /// The event, read early for header rules that depend on it (headers are checked before the body rules run).
-    private func event(in _: APNsHeaders) -> LiveActivityEvent? {
-        if let event { return event }
-        return aps?["event"]?.value.stringValue.map(LiveActivityEvent.init(rawValue:))
     }
 }
