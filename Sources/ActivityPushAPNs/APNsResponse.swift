@@ -74,29 +74,55 @@ public struct APNsResponse: Sendable, Hashable {
 
 /// A request that got no HTTP response: the connection could not be made, dropped, timed out, or the client
 /// was shut down.
+///
+/// ``kind`` says what the protocol lets us know about whether APNs processed it (RFC 9113 §6.8 GOAWAY's
+/// last-stream-id and §8.7 `REFUSED_STREAM` say a stream was *not* processed; a request written and never
+/// answered may have been).
 public struct APNsTransportError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// libcurl's `CURLcode` (0 when the failure is the client's own, e.g. shut down).
-    public var curlCode: Int
-    /// libcurl's message for the code, plus detail.
+    /// What is known about whether the server processed the request. An open set of names.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The request never left this process (connect, DNS, TLS or proxy failure, deadline passed while it
+        /// waited for a stream, client shut down). Resending cannot duplicate it.
+        public static let notSent = Kind(rawValue: "not-sent")
+        /// The server said it did not process the stream: `RST_STREAM` with `REFUSED_STREAM`, or a stream above
+        /// the last-stream-id of a `GOAWAY`. The client resends these at once on a healthy connection with the
+        /// same `apns-id`; a caller sees this kind only when those resends ran out.
+        public static let refused = Kind(rawValue: "refused")
+        /// The request was written (in whole or in part) and no answer came: the connection dropped, the
+        /// server reset the stream with another code, or the request's deadline passed. APNs may have
+        /// processed it — resending can deliver it twice.
+        public static let mayHaveBeenProcessed = Kind(rawValue: "may-have-been-processed")
+        public var description: String { rawValue }
+    }
+
+    /// What is known about processing.
+    public var kind: Kind
+    /// What happened, for people (e.g. "connection closed by peer after the request was sent").
     public var message: String
-    /// False when the request provably never reached the server (connect/TLS failure, refused stream, client
-    /// shut down before sending): resending cannot duplicate it. True when it was (or may have been) sent, so
-    /// the server may have processed it.
-    public var mayHaveBeenProcessed: Bool
-    /// How many times the request was put on the wire or tried (1 or 2: the transport retries once only when
-    /// the first try was not processed).
+    /// How many times the request was put on the wire or tried (refused streams are retried by the client).
     public var attempts: Int
+    /// True when the request's own deadline passed (a timeout), as opposed to a connection failure.
+    public var timedOut: Bool
 
-    public init(curlCode: Int, message: String, mayHaveBeenProcessed: Bool, attempts: Int = 1) {
-        self.curlCode = curlCode
+    public init(kind: Kind, message: String, attempts: Int = 1, timedOut: Bool = false) {
+        self.kind = kind
         self.message = message
-        self.mayHaveBeenProcessed = mayHaveBeenProcessed
         self.attempts = attempts
+        self.timedOut = timedOut
     }
 
-    public var description: String {
-        "transport error \(curlCode): \(message)" + (mayHaveBeenProcessed ? " (may have been processed)" : " (not sent)")
+    /// Transitional (libcurl transport): maps the old boolean onto ``kind``. libcurl's code goes into the message.
+    public init(curlCode: Int, message: String, mayHaveBeenProcessed: Bool, attempts: Int = 1) {
+        self.init(kind: mayHaveBeenProcessed ? .mayHaveBeenProcessed : .notSent,
+                  message: curlCode == 0 ? message : "libcurl error \(curlCode): \(message)", attempts: attempts)
     }
+
+    /// True when APNs may have processed the request (``Kind/mayHaveBeenProcessed``): resending can duplicate it.
+    public var mayHaveBeenProcessed: Bool { kind == .mayHaveBeenProcessed }
+
+    public var description: String { "transport error (\(kind)): \(message)" }
 }
 
 /// The one result of one request: APNs's response, or a transport failure. Every request gets exactly one.

@@ -121,7 +121,7 @@ final class MockClientTests: XCTestCase {
         let result = try await c.send(try updatePush(), deviceToken: Self.deviceToken(4))
         await c.shutdown()
         guard case .failure(let e) = result else { return XCTFail("expected failure, got \(result)") }
-        XCTAssertEqual(e.curlCode, 7)
+        XCTAssertEqual(e.kind, .notSent)
         XCTAssertFalse(e.mayHaveBeenProcessed)
         XCTAssertEqual(result.disposition(), .retry(afterSeconds: 1))
     }
