@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// Delays used when classifying failures. All values are seconds.
 public struct APNsRetryPolicy: Sendable, Hashable {
     /// 500 / 503: Apple says retry no sooner than 15 minutes. Default 900.

@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// What APNs answered to one request.

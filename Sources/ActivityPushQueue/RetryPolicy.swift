@@ -1,3 +1,4 @@
+import ActivityPushCore
 import ActivityPushAPNs
 
 /// What the queue does after one attempt. Built on Apple's guidance ("Handling notification responses from

@@ -1,4 +1,5 @@
 @testable import ActivityPushAPNs
+import ActivityPushCore
 import Foundation
 import XCTest
 

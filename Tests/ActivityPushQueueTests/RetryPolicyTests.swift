@@ -1,3 +1,4 @@
+import ActivityPushCore
 import ActivityPushAPNs
 import XCTest
 @testable import ActivityPushQueue
