@@ -17,9 +17,15 @@ release: deps
 demo: build
 	@scripts/demo.sh $(CLI)
 
-test: build
+RELEASE_CLI := .build/release/activity-push
+
+# Every test, on the debug build; then what users run: the CLI tests again against the release binary, and a
+# smoke of `send --tokens-file` and `worker --drain` (5 000 pushes each, exactly once at mock-apns) with it.
+test: build release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	ACTIVITY_PUSH_CLI=$(RELEASE_CLI) $(SWIFT) test --skip-build --filter ActivityPushCLITests
+	scripts/release-smoke.sh $(RELEASE_CLI) 5000
 	@$(MAKE) --no-print-directory test-tools
 
 # The shared scorers over the bundled fixtures (copies of ../shared/cases, logs, audit).

@@ -5,8 +5,13 @@ import XCTest
 final class CLITests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    /// The `activity-push` built alongside this test bundle (`.build/<triple>/<config>/`).
+    /// The `activity-push` under test: `$ACTIVITY_PUSH_CLI` when set (`make test` runs these tests once more
+    /// against the release binary, which is what users run), else the one built alongside this test bundle
+    /// (`.build/<triple>/<config>/`).
     static var executable: URL {
+        if let chosen = ProcessInfo.processInfo.environment["ACTIVITY_PUSH_CLI"], !chosen.isEmpty {
+            return URL(fileURLWithPath: chosen, relativeTo: repository).standardizedFileURL
+        }
         let bundle = Bundle(for: CLITests.self).bundleURL
         let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
                           repository.appendingPathComponent(".build/debug")]
