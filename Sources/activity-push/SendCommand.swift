@@ -276,30 +276,44 @@ struct SendRun {
 
     private static func sendAll(client: APNsClient, request: PushRequest, targets: [String], broadcast: Bool,
                                 concurrency: Int, progress: SendProgress) async -> [APNsResult] {
-        var results = [APNsResult?](repeating: nil, count: targets.count)
-        await withTaskGroup(of: (Int, APNsResult).self) { group in
+        // Each child awaits `sendOne` and only then forms its `(index, result)` tuple. Swift 6.3.1 with -O
+        // miscompiles `do { return (index, try await f()) } catch { … }` inside an async closure: the captured
+        // `index` came back as 0 in every child, so all results landed in slot 0 and `results.map { $0! }` trapped
+        // with SIGILL in release builds only (reproducer: docs/release-miscompile.md). `make test` runs this path
+        // with the release binary (scripts/release-smoke.sh).
+        let results = await withTaskGroup(of: (Int, APNsResult).self) { group -> [APNsResult?] in
+            var results = [APNsResult?](repeating: nil, count: targets.count)
+            var finished = 0
             var next = 0
-            func add() {
-                let i = next
-                next += 1
-                group.addTask {
-                    do {
-                        return (i, broadcast ? try await client.broadcast(request)
-                                             : try await client.send(request, deviceToken: targets[i]))
-                    } catch {
-                        return (i, .failure(APNsTransportError(curlCode: 0, message: "\(error)",
-                                                               mayHaveBeenProcessed: false, attempts: 0)))
+            while next < targets.count || !group.isEmpty {
+                while next < targets.count && next - finished < concurrency {
+                    let index = next
+                    next += 1
+                    let target = targets[index]
+                    group.addTask {
+                        let result = await Self.sendOne(client: client, request: request, target: target,
+                                                        broadcast: broadcast)
+                        return (index, result)
                     }
                 }
-            }
-            while next < min(concurrency, targets.count) { add() }
-            for await (i, r) in group {
-                results[i] = r
+                guard let (index, result) = await group.next() else { break }
+                results[index] = result
+                finished += 1
                 progress.tick()
-                if next < targets.count { add() }
             }
+            return results
         }
         return results.map { $0! }
+    }
+
+    /// One request's result; a request the client refuses before sending becomes a not-sent failure.
+    private static func sendOne(client: APNsClient, request: PushRequest, target: String,
+                                broadcast: Bool) async -> APNsResult {
+        do {
+            return broadcast ? try await client.broadcast(request) : try await client.send(request, deviceToken: target)
+        } catch {
+            return .failure(APNsTransportError(kind: .notSent, message: "\(error)", attempts: 0))
+        }
     }
 
     static func jsonLine(target: String, broadcast: Bool, result: APNsResult, disposition: APNsDisposition) -> String {
