@@ -60,14 +60,15 @@ struct BuildFlags {
         return event == nil ? nil : BuildFlags(fields: fields)
     }
 
-    /// The push these flags describe. A start missing its parts throws ``PushBuildError`` with the findings
-    /// (exit 1, like every other refusal); a shape the builder cannot express is a ``UsageError`` naming the flag.
-    func push(bundleID: String, schema: ActivitySchema?) throws -> LiveActivityPush {
+    /// The push these flags describe, or (`.failure`) the findings of a start missing its parts — report those
+    /// as every other refusal (exit 1).
+    /// - Throws: ``UsageError`` naming the flag for a shape the builder cannot express.
+    func push(bundleID: String, schema: ActivitySchema?) throws -> Result<LiveActivityPush, PushBuildError> {
         do {
-            return try fields.push(bundleID: bundleID, schema: schema, naming: .flag)
+            return .success(try fields.push(bundleID: bundleID, schema: schema, naming: .flag))
         } catch {
             switch error {
-            case .findings(let findings): throw PushBuildError(findings: findings)
+            case .findings(let findings): return .failure(PushBuildError(findings: findings))
             case .invalidField(let field, let message, let fix):
                 throw UsageError("\(field.flag) \(message)" + (fix.map { "; \($0)" } ?? ""))
             }
