@@ -40,8 +40,9 @@ let package = Package(
                                          "ActivityPushQueue", "ActivityPushConsole"]),
 
         .testTarget(name: "ActivityPushCoreTests", dependencies: ["ActivityPushCore"]),
-        // Runs the built `activity-push` executable (exit statuses, output formats).
-        .testTarget(name: "ActivityPushCLITests"),
+        // Runs the built `activity-push` executable (exit statuses, output formats); the builder-input parity test
+        // also drives the console API in process.
+        .testTarget(name: "ActivityPushCLITests", dependencies: ["ActivityPushConsole"]),
         .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),

@@ -27,8 +27,7 @@ let buildCommand = Command(
     }
     if bundleID == nil { printError("activity-push build: no --bundle-id; apns-topic uses com.example.app") }
     do {
-        let push = try flags.push(bundleID: bundleID ?? "com.example.app", schema: schema)
-        let request = try push.build(schema: schema)
+        let request = try flags.push(bundleID: bundleID ?? "com.example.app", schema: schema).get().build(schema: schema)
         var headers: [(String, JSONValue)] = request.headers.map { ($0.name, .string($0.value)) }
         if case .broadcast = request.destination { headers.append((":path", .string("/4/broadcasts/apps/\(request.bundleID)"))) }
         let payload = JSONReader.read(request.body).root!.value

@@ -127,8 +127,8 @@ enum QueueCLI {
             if let build {
                 guard a.positionals.isEmpty else { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
                 files = .init(payload: "<built payload>")
-                let push = try build.push(bundleID: bundleID, schema: schema)
-                do { request = try push.build(schema: schema) } catch { return refused(error, files: files, json: json) }
+                let made = try build.push(bundleID: bundleID, schema: schema)
+                do { request = try made.get().build(schema: schema) } catch { return refused(error, files: files, json: json) }
             } else {
                 guard a.positionals.count == 1 else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
                 let path = a.positionals[0]

@@ -227,9 +227,9 @@ struct SendRun {
         let files: ReportFormatter.Files
         let attempt: (ActivitySchema?) throws(PushBuildError) -> PushRequest
         if let build = o.build {
-            let push = try build.push(bundleID: o.bundleID, schema: o.schema)
+            let made = try build.push(bundleID: o.bundleID, schema: o.schema)
             files = .init(payload: "<built payload>")
-            attempt = { schema throws(PushBuildError) in try push.build(schema: schema) }
+            attempt = { schema throws(PushBuildError) in try made.get().build(schema: schema) }
         } else {
             let path = o.payloadPath!
             let body = try Inputs.bytes(path)

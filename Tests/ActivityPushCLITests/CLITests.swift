@@ -22,7 +22,10 @@ final class CLITests: XCTestCase {
 
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 
-    func run(_ args: [String], stdin: String? = nil) throws -> Result {
+    func run(_ args: [String], stdin: String? = nil) throws -> Result { try Self.run(args, stdin: stdin) }
+
+    /// Runs the executable with `args` in the repository folder and waits for it.
+    static func run(_ args: [String], stdin: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = Self.executable
         p.arguments = args

@@ -125,9 +125,10 @@ final class ConsoleAPITests: XCTestCase {
         XCTAssertEqual(try S.json(r)["error"]?["field"]?.value.stringValue, "attributes")
         XCTAssertTrue(try S.json(r)["error"]?["message"]?.value.stringValue?.contains("not valid JSON") ?? false)
 
+        // A start without its alert is refused with findings, as `activity-push build` refuses it (issue 12).
         r = await api.handle(S.post("/v1/build", .obj(S.startFields.replacing("alert", with: nil))))
-        XCTAssertEqual(r.status, 400)
-        XCTAssertEqual(try S.json(r)["error"]?["field"]?.value.stringValue, "alert")
+        XCTAssertEqual(r.status, 422)
+        XCTAssertEqual(S.codes(try S.json(r)), ["missing-alert-for-start"])
 
         r = await api.handle(S.post("/v1/build", .obj(S.startFields + [("content_state", .obj([]))])))
         XCTAssertEqual(r.status, 400)

@@ -155,7 +155,14 @@ public final class ConsoleAPI: Sendable {
         var body = try RequestBody(request, maxBytes: configuration.maxBodyBytes)
         let form = try PushForm(&body)
         try body.rejectUnknown(allowed: [])
-        let push = try form.push(bundleID: configuration.bundleID, schema: configuration.schema)
+        let push: LiveActivityPush
+        switch try form.push(bundleID: configuration.bundleID, schema: configuration.schema) {
+        case .success(let made): push = made
+        case .failure(let missing):
+            // A start without its parts: the same findings `activity-push build` prints; no preview to show.
+            return .json(422, .obj([("accept", .bool(false)),
+                                    ("findings", .arr(missing.findings.map(ReportFormatter.findingJSON)))]))
+        }
         let findings: [Finding]
         let accept: Bool
         do {
@@ -182,9 +189,12 @@ public final class ConsoleAPI: Sendable {
     }
 
     /// Builds the push; on error findings answers 422 and counts a refusal.
-    private func builtRequest(_ form: PushForm) throws(APIError) -> (LiveActivityPush, Result<PushRequest, PushBuildError>) {
-        let push = try form.push(bundleID: configuration.bundleID, schema: configuration.schema)
-        do { return (push, .success(try push.build(schema: configuration.schema))) } catch { return (push, .failure(error)) }
+    private func builtRequest(_ form: PushForm) throws(APIError) -> Result<PushRequest, PushBuildError> {
+        switch try form.push(bundleID: configuration.bundleID, schema: configuration.schema) {
+        case .failure(let missing): return .failure(missing)
+        case .success(let push):
+            do { return .success(try push.build(schema: configuration.schema)) } catch { return .failure(error) }
+        }
     }
 
     private func refusal(_ error: PushBuildError, action: String) -> HTTPResponse {
@@ -208,7 +218,7 @@ public final class ConsoleAPI: Sendable {
         let form = try PushForm(&body)
         let token = try body.string("deviceToken").flatMap { $0.isEmpty ? nil : $0 }
         try body.rejectUnknown(allowed: [])
-        let (push, built) = try builtRequest(form)
+        let built = try builtRequest(form)
         let pushRequest: PushRequest
         switch built {
         case .failure(let e): return refusal(e, action: "sent")
@@ -241,7 +251,7 @@ public final class ConsoleAPI: Sendable {
             throw .badRequest("deviceToken", "\(error)")
         }
         let seconds = Date().timeIntervalSince(start)
-        var entry = ConsoleJournalEntry(time: start.timeIntervalSince1970, action: "send", event: push.event.rawValue,
+        var entry = ConsoleJournalEntry(time: start.timeIntervalSince1970, action: "send", event: pushRequest.event.rawValue,
                                         target: target, latencyMilliseconds: seconds * 1000)
         switch result {
         case .response(let r):
@@ -275,7 +285,7 @@ public final class ConsoleAPI: Sendable {
         if let one = try body.string("deviceToken"), !one.isEmpty { tokens.append(one) }
         let notBefore = try body.double("notBefore")
         try body.rejectUnknown(allowed: [])
-        let (push, built) = try builtRequest(form)
+        let built = try builtRequest(form)
         let pushRequest: PushRequest
         switch built {
         case .failure(let e): return refusal(e, action: "enqueued")
@@ -299,7 +309,7 @@ public final class ConsoleAPI: Sendable {
         if case .broadcast(let c) = pushRequest.destination { target = "channel:" + c } else {
             target = tokens.count == 1 ? Redact.token(tokens[0]) : "\(tokens.count) tokens"
         }
-        journal.append(ConsoleJournalEntry(time: Date().timeIntervalSince1970, action: "enqueue", event: push.event.rawValue,
+        journal.append(ConsoleJournalEntry(time: Date().timeIntervalSince1970, action: "enqueue", event: pushRequest.event.rawValue,
                                            target: target, apnsID: pushRequest.apnsID, queueIDs: ids))
         return .json(202, .obj([
             ("enqueued", .int(ids.count)),

@@ -1,8 +1,9 @@
 import ActivityPushCore
 import Foundation
 
-/// The typed fields of `POST /v1/build`, `/v1/send` and `/v1/enqueue` — the same set as the CLI's build flags
-/// (`activity-push build --event …`), mapped onto the one builder, ``LiveActivityPush``:
+/// The typed fields of `POST /v1/build`, `/v1/send` and `/v1/enqueue`, decoded into the builder's one typed
+/// input, ``LiveActivityPush/Fields`` (the CLI's build flags decode into the same type), with the JSON keys of
+/// ``LiveActivityPush/Field``:
 ///
 /// ```
 /// {"event": "start" | "update" | "end",
@@ -15,135 +16,69 @@ import Foundation
 ///  "requestUpdateToken": true, "inputPushChannel": "…",  // start, iOS 18+
 ///  "channelID": "…"}                              // update / end as a broadcast
 /// ```
-/// All `aps` times are UNIX seconds. Shape errors the builder cannot express (a start without an alert,
-/// `dismissalDate` on a start) are 400 errors naming the field; everything else is judged by the validator.
+/// All `aps` times are UNIX seconds. A start without attributes, type or alert is answered with findings (422),
+/// as `activity-push build` answers it; a shape the builder cannot express is a 400 naming the field.
 struct PushForm {
-    static let fields: Set<String> = [
-        "event", "type", "attributes", "contentState", "alert", "timestamp", "staleDate", "dismissalDate",
-        "relevanceScore", "priority", "expiration", "apnsID", "collapseID", "requestUpdateToken",
-        "inputPushChannel", "channelID",
-    ]
+    typealias Field = LiveActivityPush.Field
 
-    var event: String
-    var type: String?
-    var attributes: JSONValue?
-    var contentState: JSONValue?
-    var alert: LiveActivityAlert?
-    var timestamp: Int64?
-    var staleDate: Int64?
-    var dismissalDate: Int64?
-    var relevanceScore: Double?
-    var priority: Int?
-    var expiration: Int64?
-    var apnsID: String?
-    var collapseID: String?
-    var requestUpdateToken: Bool
-    var inputPushChannel: String?
-    var channelID: String?
+    var fields: LiveActivityPush.Fields
 
     /// Reads the fields (marking them used in `body`).
     init(_ body: inout RequestBody) throws(APIError) {
-        guard let event = try body.string("event") else {
-            throw .badRequest("event", "required: \"start\", \"update\" or \"end\"")
+        guard let event = try body.string(Field.event.jsonKey) else {
+            throw .badRequest(Field.event.jsonKey, "required: \"start\", \"update\" or \"end\"")
         }
-        self.event = event
-        type = try body.string("type").flatMap { $0.isEmpty ? nil : $0 }
-        attributes = try body.object("attributes")
-        contentState = try body.object("contentState")
-        alert = try Self.alert(&body)
-        timestamp = try body.int64("timestamp", unit: "UNIX seconds")
-        staleDate = try body.int64("staleDate", unit: "UNIX seconds")
-        dismissalDate = try body.int64("dismissalDate", unit: "UNIX seconds")
-        relevanceScore = try body.double("relevanceScore")
-        priority = try body.int64("priority", unit: "numbers (5 or 10)").map { Int(clamping: $0) }
-        expiration = try body.int64("expiration", unit: "UNIX seconds")
-        apnsID = try body.string("apnsID").flatMap { $0.isEmpty ? nil : $0 }
-        collapseID = try body.string("collapseID").flatMap { $0.isEmpty ? nil : $0 }
-        requestUpdateToken = try body.bool("requestUpdateToken") ?? false
-        inputPushChannel = try body.string("inputPushChannel").flatMap { $0.isEmpty ? nil : $0 }
-        channelID = try body.string("channelID").flatMap { $0.isEmpty ? nil : $0 }
+        fields = LiveActivityPush.Fields(event: LiveActivityEvent(rawValue: event))
+        fields.attributesType = try body.string(Field.attributesType.jsonKey)
+        fields.attributes = try body.object(Field.attributes.jsonKey)
+        fields.contentState = try body.object(Field.contentState.jsonKey)
+        try Self.readAlert(&body, into: &fields)
+        fields.timestampUnixSeconds = try body.int64(Field.timestamp.jsonKey, unit: "UNIX seconds")
+        fields.staleDateUnixSeconds = try body.int64(Field.staleDate.jsonKey, unit: "UNIX seconds")
+        fields.dismissalDateUnixSeconds = try body.int64(Field.dismissalDate.jsonKey, unit: "UNIX seconds")
+        fields.relevanceScore = try body.double(Field.relevanceScore.jsonKey)
+        fields.priority = try body.int64(Field.priority.jsonKey, unit: "numbers (5 or 10)").map { Int(clamping: $0) }
+        fields.expirationUnixSeconds = try body.int64(Field.expiration.jsonKey, unit: "UNIX seconds")
+        fields.apnsID = try body.string(Field.apnsID.jsonKey)
+        fields.collapseID = try body.string(Field.collapseID.jsonKey)
+        fields.requestUpdateToken = try body.bool(Field.requestUpdateToken.jsonKey) ?? false
+        fields.inputPushChannel = try body.string(Field.inputPushChannel.jsonKey)
+        fields.channelID = try body.string(Field.channelID.jsonKey)
     }
 
-    private static func alert(_ body: inout RequestBody) throws(APIError) -> LiveActivityAlert? {
-        guard let m = body.node("alert") else { return nil }
-        guard let members = m.value.value.members else {
-            throw .badRequest("alert", "expected an object {\"title\": …, \"body\": …}", position: m.value.position)
+    /// `alert`: an object with string members `title`, `body`, `sound` (null members are ignored).
+    private static func readAlert(_ body: inout RequestBody, into fields: inout LiveActivityPush.Fields) throws(APIError) {
+        guard let alert = body.node("alert") else { return }
+        guard let members = alert.value.value.members else {
+            throw .badRequest("alert", "expected an object {\"title\": …, \"body\": …}", position: alert.value.position)
         }
-        var title: String?, text: String?, sound: String?
         for member in members {
-            guard let s = member.value.value.stringValue else {
+            guard let text = member.value.value.stringValue else {
                 if member.value.value == .null { continue }
                 throw .badRequest("alert.\(member.key)", "expected a string", position: member.value.position)
             }
             switch member.key {
-            case "title": title = s
-            case "body": text = s
-            case "sound": sound = s.isEmpty ? nil : s
+            case "title": fields.alertTitle = text
+            case "body": fields.alertBody = text
+            case "sound": fields.alertSound = text
             default:
                 throw .badRequest("alert.\(member.key)", "unknown field", fix: "alert takes title, body and sound",
                                   position: member.keyPosition)
             }
         }
-        switch (title?.isEmpty == false ? title : nil, text?.isEmpty == false ? text : nil) {
-        case let (t?, b?): return LiveActivityAlert(title: t, body: b, sound: sound)
-        case (nil, nil): return nil
-        default:
-            throw .badRequest("alert", "give both title and body", fix: "the device shows an alert only with both")
-        }
     }
 
-    /// The push these fields describe, made by the one builder.
-    func push(bundleID: String, schema: ActivitySchema?) throws(APIError) -> LiveActivityPush {
-        guard let contentState else {
-            throw .badRequest("contentState", "required (the ContentState as a JSON object)")
+    /// The push these fields describe, made by the one builder (`.failure` with the findings of a start missing
+    /// its parts: answer 422 as for the validator's findings).
+    /// - Throws: ``APIError`` 400 naming the field for a shape the builder cannot express.
+    func push(bundleID: String, schema: ActivitySchema?) throws(APIError) -> Result<LiveActivityPush, PushBuildError> {
+        do {
+            return .success(try fields.push(bundleID: bundleID, schema: schema, naming: .json))
+        } catch {
+            switch error {
+            case .findings(let findings): return .failure(PushBuildError(findings: findings))
+            case .invalidField(let field, let message, let fix): throw .badRequest(field.jsonKey, message, fix: fix)
+            }
         }
-        let ts = timestamp ?? LiveActivityPush.nowUnixSeconds()
-        var push: LiveActivityPush
-        switch event {
-        case "start":
-            guard let attributes else {
-                throw .badRequest("attributes", "a start needs the type's stored properties as a JSON object")
-            }
-            guard let alert else {
-                throw .badRequest("alert", "a start needs alert.title and alert.body (the device drops a start without an alert)")
-            }
-            if dismissalDate != nil { throw .badRequest("dismissalDate", "applies to end only") }
-            var typeName = type
-            if typeName == nil, let schema, schema.types.count == 1 { typeName = schema.types[0].name }
-            guard let typeName else {
-                throw .badRequest("type", "a start needs the ActivityAttributes type name", fix: "see GET /v1/types")
-            }
-            push = .start(bundleID: bundleID, attributesType: typeName, attributes: attributes, contentState: contentState,
-                          alert: alert, timestampUnixSeconds: ts, staleDateUnixSeconds: staleDate,
-                          relevanceScore: relevanceScore, requestUpdateToken: requestUpdateToken,
-                          inputPushChannel: inputPushChannel)
-        case "update", "end":
-            if attributes != nil { throw .badRequest("attributes", "applies to start only") }
-            if requestUpdateToken || inputPushChannel != nil {
-                throw .badRequest(requestUpdateToken ? "requestUpdateToken" : "inputPushChannel", "applies to start only")
-            }
-            if event == "update" {
-                if dismissalDate != nil { throw .badRequest("dismissalDate", "applies to end only") }
-                push = .update(bundleID: bundleID, contentState: contentState, timestampUnixSeconds: ts, alert: alert,
-                               staleDateUnixSeconds: staleDate, relevanceScore: relevanceScore)
-            } else {
-                push = .end(bundleID: bundleID, contentState: contentState, timestampUnixSeconds: ts,
-                            dismissalDateUnixSeconds: dismissalDate, alert: alert, staleDateUnixSeconds: staleDate,
-                            relevanceScore: relevanceScore)
-            }
-        default:
-            throw .badRequest("event", "must be \"start\", \"update\" or \"end\", got \"\(event)\"")
-        }
-        if let priority { push.priority = APNsPriority(rawValue: priority) }
-        push.expirationUnixSeconds = expiration
-        if let apnsID {
-            guard let id = UUID(uuidString: apnsID) else {
-                throw .badRequest("apnsID", "must be a UUID (8-4-4-4-12 hex)", fix: "leave it empty to let APNs assign one")
-            }
-            push.apnsID = id
-        }
-        push.collapseID = collapseID
-        if let channelID { push = push.toBroadcast(channelID: channelID) }
-        return push
     }
 }

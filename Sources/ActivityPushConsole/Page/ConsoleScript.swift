@@ -318,6 +318,16 @@ enum ConsoleScript {
       refreshButtons();
       return;
     }
+    if (!built.data.payload) {
+      // A start without its parts: the builder answered with findings and no push to preview.
+      state.lastBuild = null;
+      $("headers-preview").textContent = "";
+      $("payload-preview").textContent = "";
+      $("payload-size").textContent = "";
+      showFindings(built.data, null);
+      refreshButtons();
+      return;
+    }
     state.lastBuild = built.data;
     $("headers-preview").textContent = JSON.stringify(built.data.headers, null, 2);
     $("payload-preview").textContent = JSON.stringify(built.data.payload, null, 2);
