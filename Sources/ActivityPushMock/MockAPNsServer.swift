@@ -68,15 +68,19 @@ public final class MockAPNsServer: @unchecked Sendable {
         }
         let serverTLS = tls
         let state = self.state
-        let initialStreams = max(1, configuration.streamsBeforeProviderToken)
-        let maxStreams = max(1, configuration.maxConcurrentStreams)
+        func milliseconds(_ seconds: Double?) -> Int? { seconds.map { Int(($0 * 1000).rounded()) }.flatMap { $0 > 0 ? $0 : nil } }
+        let settings = MockServerLoop.Settings(
+            initialMaxConcurrentStreams: max(1, configuration.streamsBeforeProviderToken),
+            maxConcurrentStreams: max(1, configuration.maxConcurrentStreams),
+            idleTimeoutMilliseconds: milliseconds(configuration.idleTimeoutSeconds),
+            handshakeTimeoutMilliseconds: milliseconds(configuration.handshakeTimeoutSeconds) ?? 10_000,
+            silentAfterIdleMilliseconds: milliseconds(configuration.silentAfterIdleSeconds))
         let ready = DispatchSemaphore(value: 0)
         let failure = Mutex<HTTP2TransportError?>(nil)
         loop.start()
         loop.execute { context in
             defer { ready.signal() }
-            let driver = MockServerLoop(context: context, initialMaxConcurrentStreams: initialStreams,
-                                        maxConcurrentStreams: maxStreams, respond: { state.respond(to: $0) })
+            let driver = MockServerLoop(context: context, settings: settings, state: state)
             // libcurl 7.x sends RST_STREAM after every finished stream; nghttp2's rapid-reset guard (burst 1000,
             // 33/s) would then GOAWAY a client after ~1000 pushes on one connection. A test server must let one
             // connection carry a whole run (the client issue's 10 000-push test), so the guard is widened.
@@ -84,6 +88,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             do {
                 let listener = try HTTP2Listener(descriptor: listening.descriptor, tls: serverTLS, options: options, context: context)
                 listener.onAccept = { driver.accept($0) }
+                listener.onAcceptPaused = { driver.acceptPaused() }
                 listener.onConnectionClosed = { id in
                     driver.connectionClosed(id)
                     state.connectionClosed(id)
@@ -140,6 +145,10 @@ public final class MockAPNsServer: @unchecked Sendable {
 
     /// APNs requests answered since `start()` (`/_mock` calls not counted; not capped, not reset by `clearJournal()`).
     public var requestCount: Int { state.requestCount }
+
+    /// HTTP/2-level counters since `start()`: RST_STREAM received, GOAWAYs sent, refused streams, drops by kind,
+    /// idle closes (also `GET /_mock/stats`).
+    public var statistics: MockAPNsStatistics { state.currentStatistics() }
 
     /// Forgets the in-memory journal (the NDJSON file is kept).
     public func clearJournal() { state.clearJournal() }

@@ -76,6 +76,6 @@ final class FaultTests: XCTestCase {
         let goaway = try curl(url, headers: liveActivityHeaders, body: body)
         XCTAssertNotEqual(goaway.status, 200, "the request behind a GOAWAY is not processed")
         XCTAssertEqual(try curl(url, headers: liveActivityHeaders, body: body).status, 200)
-        XCTAssertEqual(mock.journal().map(\.fault), ["drop", "goaway", nil])
+        XCTAssertEqual(mock.journal().map(\.fault), ["drop-before", "goaway", nil], "drop is journaled under its canonical name drop-before")
     }
 }
