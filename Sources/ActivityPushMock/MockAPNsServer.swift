@@ -22,7 +22,8 @@ import Glibc
 /// mutable lifecycle fields are guarded by `lock`, hence `@unchecked Sendable`.
 public final class MockAPNsServer: @unchecked Sendable {
     public let configuration: MockAPNsConfiguration
-    private let state: MockAPNsState
+    /// Internal (not private) so tests can fill the journal without the network.
+    let state: MockAPNsState
     private let lock = NSLock()
     private var loop: EventLoop?
     private var boundPort = 0

@@ -57,6 +57,18 @@ final class MockAPNsCommandTests: XCTestCase {
         XCTAssertTrue(log.contains("503 ServiceUnavailable [fault 503]"), log)
         XCTAssertTrue(log.contains("200 → device: started"), log)
         XCTAssertTrue(log.contains("stopped on SIGTERM after 2 requests"), log)
+        XCTAssertTrue(log.contains("RST_STREAM received 0, GOAWAY sent 0, refused 0"), log)
+    }
+
+    func testHelpDocumentsEveryFault() throws {
+        let (p, out, _) = try startCLI(["--help"])
+        p.waitUntilExit()
+        let help = String(decoding: out.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(p.terminationStatus, 0)
+        for word in ["429[=SECONDS]", "500, 503", "delay=MS", "goaway ", "goaway-abrupt", "drop-before", "alias: drop",
+                     "drop-after", "refused", "streams=N", "--idle-timeout", "--silent-after-idle", "/_mock/stats"] {
+            XCTAssertTrue(help.contains(word), "help lacks \(word)")
+        }
     }
 
     func testTLSPrintsCAPathAndStopsOnSIGINT() throws {
