@@ -38,7 +38,8 @@ public final class MockAPNsServer: @unchecked Sendable {
 
     /// Binds the port, prepares TLS (generating certificates into the TLS directory when absent) and starts
     /// serving on a background thread. Returns once the socket is listening.
-    /// - Throws: `MockAPNsError.socket` (bind/listen), `.tls` (certificate generation or loading).
+    /// - Throws: `MockAPNsError.host` (not a numeric address), `.socket` (bind/listen), `.tls` (certificate
+    ///   generation or loading).
     public func start() throws {
         lock.lock(); defer { lock.unlock() }
         guard loop == nil else { return }
@@ -65,7 +66,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                 throw error
             }
         } catch let error as HTTP2TransportError {
-            throw MockAPNsError.socket(error.message)
+            throw error.kind == .address ? MockAPNsError.host(error.message) : MockAPNsError.socket(error.message)
         }
         let serverTLS = tls
         let state = self.state

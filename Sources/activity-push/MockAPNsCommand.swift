@@ -20,7 +20,7 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
                                        [--journal FILE.ndjson] [--faults SPEC] [--max-concurrent-streams N]
                                        [--streams-before-token N] [--push-to-start-budget N]
                                        [--idle-timeout SECONDS] [--silent-after-idle SECONDS] [--quiet]
-          --host        address to bind (default 127.0.0.1)
+          --host        numeric address to bind (default 127.0.0.1; localhost means 127.0.0.1; no name lookup, as serve)
           --port        TCP port; 0 (default) picks a free one, printed on the first line
           --h2c         cleartext HTTP/2 with prior knowledge (curl --http2-prior-knowledge) instead of TLS
           --tls-dir     where ca.pem, server.pem, server-key.pem live; generated when absent (default .mock-apns-tls)
@@ -124,9 +124,15 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     do {
         server = try MockAPNsServer(configuration: configuration)
         try server.start()
-    } catch let e as MockAPNsError {
-        printError("activity-push mock-apns: \(e)")
-        return 1
+    } catch let error as MockAPNsError {
+        let line = error.description.replacingOccurrences(of: "\n", with: " ")
+        // A port in use is the machine's state (exit 1); a bad --host, --tls-dir, --auth-key or --journal is a
+        // usage error (exit 2, one line), as in every command.
+        if case .socket = error {
+            printError("activity-push mock-apns: \(line)")
+            return 1
+        }
+        throw UsageError(line)
     }
     // Unbuffered writes: a script reading the first line must not wait for a buffer to fill.
     var banner = "mock-apns listening on \(server.baseURL)\n"
