@@ -19,6 +19,8 @@ struct HTTP2ClientLog: Sendable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS values received, in order.
     var maxConcurrentStreams: [UInt32] = []
     var pingAcknowledgements = 0
+    /// ALPN result after a TLS handshake (nil for h2c).
+    var negotiatedProtocol: String?
     var closed = false
 }
 
@@ -67,7 +69,8 @@ final class HTTP2TestClient: Sendable {
         func session(_ session: HTTP2Session, closed streamID: Int32, errorCode: HTTP2ErrorCode) {}
     }
 
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`, cleartext (h2c prior knowledge) or, with `tls`, TLS with ALPN h2.
+    init(port: Int, tls: TLSContext? = nil) throws {
         loop = try EventLoop(name: "test-h2-client")
         loop.start()
         let descriptor = try Self.connect(port: port)
@@ -82,7 +85,12 @@ final class HTTP2TestClient: Sendable {
                 let recorder = Recorder(log: shared)
                 session.delegate = recorder
                 session.submitSettings([HTTP2Setting(.enablePush, 0)])
-                let connection = HTTP2Connection(id: 1, stream: PlainByteStream(descriptor: descriptor), session: session)
+                let stream: ByteStream = try tls.map { try TLSByteStream(descriptor: descriptor, context: $0, serverName: "127.0.0.1") }
+                    ?? PlainByteStream(descriptor: descriptor)
+                let connection = HTTP2Connection(id: 1, stream: stream, session: session)
+                connection.onHandshakeComplete = { connection in
+                    shared.update { $0.negotiatedProtocol = connection.stream.negotiatedProtocol }
+                }
                 connection.onClose = { _ in shared.update { $0.closed = true } }
                 recorder.connection = connection
                 handle.set(context.bind(recorder))
@@ -146,7 +154,7 @@ final class HTTP2TestClient: Sendable {
         }
     }
 
-    private static func connect(port: Int) throws -> Int32 {
+    static func connect(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw HTTP2TransportError(.socket, "socket: \(Descriptors.lastErrorText())") }
         var address = sockaddr_in()
