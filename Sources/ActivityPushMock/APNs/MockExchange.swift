@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// One complete HTTP/2 request as the transport hands it to the APNs logic.
@@ -50,7 +51,7 @@ struct MockResponse: Sendable {
     }
 
     /// `{"reason":"…"}` with `apns-id` (device endpoint) or `apns-request-id` (broadcast/channels) set by the caller.
-    static func error(_ status: Int, _ reason: MockReason, extra: String = "") -> MockResponse {
+    static func error(_ status: Int, _ reason: APNsReason, extra: String = "") -> MockResponse {
         var text = "{\"reason\":"
         JSONText.appendString(reason.rawValue, to: &text)
         text += extra + "}"
