@@ -25,13 +25,18 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPQ", path: "Sources/CPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // Linux epoll + eventfd for ActivityPushHTTP2's event loop (headers only; part of libc).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Pure Swift + Foundation: JSON, schema, payload builder, validator, diagnosis.
         .target(name: "ActivityPushCore"),
         .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "CCurl", "COpenSSL"]),
-        .target(name: "ActivityPushMock", dependencies: ["ActivityPushCore", "CNghttp2", "COpenSSL"]),
+        // The HTTP/2 stack both roles share (epoll event loop, TLS, nghttp2 session glue; server and client roles);
+        // `package` API only.
+        .target(name: "ActivityPushHTTP2", dependencies: ["CNghttp2", "COpenSSL", "CEpoll"]),
+        .target(name: "ActivityPushMock", dependencies: ["ActivityPushCore", "ActivityPushHTTP2", "CNghttp2", "COpenSSL"]),
         .target(name: "ActivityPushQueue", dependencies: ["ActivityPushCore", "ActivityPushAPNs", "CSQLite", "CPQ"]),
         .target(name: "ActivityPushConsole",
                 dependencies: ["ActivityPushCore", "ActivityPushAPNs", "ActivityPushQueue", "CMicroHTTPD"]),
@@ -44,7 +49,8 @@ let package = Package(
         // also drives the console API in process.
         .testTarget(name: "ActivityPushCLITests", dependencies: ["ActivityPushConsole"]),
         .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushMock"]),
-        .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock"]),
+        .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock", "ActivityPushHTTP2"]),
+        .testTarget(name: "ActivityPushHTTP2Tests", dependencies: ["ActivityPushHTTP2"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushConsoleTests", dependencies: ["ActivityPushConsole", "ActivityPushMock"]),
     ],
