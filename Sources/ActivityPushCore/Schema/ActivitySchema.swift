@@ -122,12 +122,17 @@ public struct StructShape: Sendable {
     public var properties: [StoredProperty]
     /// JSON keys of properties declared under `#if`: neither required nor unknown.
     public var conditionalKeys: [String]
+    /// The type stores nothing (no stored instance property, or an empty `CodingKeys`): its synthesized
+    /// `init(from:)` asks the decoder for nothing, so any JSON value decodes (`"x"`, `1`, `[]`, `{}`).
+    public var decodesFromAnyValue: Bool
 
-    public init(name: String, location: SwiftSourceLocation? = nil, properties: [StoredProperty], conditionalKeys: [String] = []) {
+    public init(name: String, location: SwiftSourceLocation? = nil, properties: [StoredProperty], conditionalKeys: [String] = [],
+                decodesFromAnyValue: Bool = false) {
         self.name = name
         self.location = location
         self.properties = properties
         self.conditionalKeys = conditionalKeys
+        self.decodesFromAnyValue = decodesFromAnyValue
     }
 
     public func property(forKey key: String) -> StoredProperty? {
@@ -160,7 +165,9 @@ public struct StoredProperty: Sendable {
 }
 
 /// An enum. With a raw type it decodes from its raw value; without one (Swift 5.5+ synthesized Codable)
-/// it decodes from a single-key object `{"caseName": {...}}` whose value holds the associated values.
+/// it decodes from an object `{"caseName": {...}}` whose value (always an object, `{}` for a case without
+/// associated values) holds the associated values. The decoder looks only at keys that are case names
+/// (`CodingKeys` applied): other keys are ignored, and exactly one case key must be present.
 public struct EnumShape: Sendable {
     public enum RawType: Sendable, Hashable {
         case string
@@ -170,13 +177,17 @@ public struct EnumShape: Sendable {
 
     public struct Case: Sendable {
         public var name: String
+        /// The JSON key of the case in the keyed form: the `CodingKeys` raw value when renamed, else the name.
+        public var key: String
         /// The raw value as JSON would carry it: the string for `String` enums, the number's text for numeric ones.
         public var rawValue: String?
         /// Associated values (keyed form only): label (or `_0`, `_1`…) and shape.
         public var associatedValues: [(key: String, shape: ValueShape)]
 
-        public init(name: String, rawValue: String?, associatedValues: [(key: String, shape: ValueShape)] = []) {
+        public init(name: String, rawValue: String?, associatedValues: [(key: String, shape: ValueShape)] = [],
+                    key: String? = nil) {
             self.name = name
+            self.key = key ?? name
             self.rawValue = rawValue
             self.associatedValues = associatedValues
         }

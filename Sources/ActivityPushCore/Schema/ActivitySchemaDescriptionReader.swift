@@ -60,7 +60,8 @@ extension ActivitySchemaDescription {
             var conditional: [String] = []
             if case .array(let c)? = node["conditionalKeys"]?.value { conditional = c.compactMap { $0.value.stringValue } }
             return .object(StructShape(name: str("swiftType") ?? "?", location: location(str("location")),
-                                       properties: properties, conditionalKeys: conditional))
+                                       properties: properties, conditionalKeys: conditional,
+                                       decodesFromAnyValue: node["decodesFromAnyValue"]?.value == .bool(true)))
         case "enum":
             guard case .array(let cases)? = node["cases"]?.value else { throw SchemaReadError("\(path).cases: expected an array") }
             let rawType: EnumShape.RawType?
@@ -85,7 +86,7 @@ extension ActivitySchemaDescription {
                         (a["key"]?.value.stringValue ?? "_\(j)", try shape(a["shape"], path: "\(path).cases.\(i).associatedValues.\(j).shape"))
                     }
                 }
-                return EnumShape.Case(name: name, rawValue: raw, associatedValues: associated)
+                return EnumShape.Case(name: name, rawValue: raw, associatedValues: associated, key: c["key"]?.value.stringValue)
             }))
         default:
             throw SchemaReadError("\(path): unknown shape kind \"\(kind)\"")

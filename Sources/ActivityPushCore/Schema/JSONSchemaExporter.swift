@@ -192,6 +192,9 @@ public enum JSONSchemaExporter {
         }
 
         mutating func object(_ s: StructShape, closed: Bool) -> JSONValue {
+            if s.decodesFromAnyValue {
+                return .obj([("title", .string(s.name)), ("$comment", .string("stores nothing: any JSON value decodes"))])
+            }
             var properties: [(String, JSONValue)] = []
             var required: [JSONValue] = []
             for p in s.properties {
@@ -231,8 +234,12 @@ public enum JSONSchemaExporter {
                 }
                 let payload: JSONValue = .obj([("type", .string("object")), ("properties", .obj(properties)),
                                                ("required", .arr(required))])
-                return .obj([("type", .string("object")), ("properties", .obj([(c.name, payload)])),
-                             ("required", .arr([.string(c.name)])), ("additionalProperties", .bool(false))])
+                // The decoder ignores keys that are not case keys, but needs exactly one case key.
+                let others: [JSONValue] = e.cases.filter { $0.key != c.key }.map { .string($0.key) }
+                var variant: [(String, JSONValue)] = [("type", .string("object")), ("properties", .obj([(c.key, payload)])),
+                                                     ("required", .arr([.string(c.key)]))]
+                if !others.isEmpty { variant.append(("not", .obj([("anyOf", .arr(others.map { .obj([("required", .arr([$0]))]) }))]))) }
+                return .obj(variant)
             }
             return .obj([("title", .string(e.name)), ("oneOf", .arr(variants))])
         }

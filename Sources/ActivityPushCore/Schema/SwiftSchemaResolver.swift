@@ -352,6 +352,10 @@ struct SwiftSchemaResolver {
         }
         var properties: [StoredProperty] = []
         var conditional: [String] = []
+        // Synthesized init(from:) opens a keyed container only when there is a coding key: with no stored
+        // instance property (a `let` with a value counts) or an empty CodingKeys, any JSON value decodes.
+        let storesNothing = keys.map { $0.isEmpty }
+            ?? !decl.properties.contains(where: { !$0.isStatic && !$0.isComputed })
         for prop in decl.properties where !prop.isStatic && !prop.isComputed && !prop.isLazy {
             if prop.isLet && prop.hasInitializer { continue }  // not decoded
             var key = prop.name
@@ -378,7 +382,7 @@ struct SwiftSchemaResolver {
                                              location: SwiftSourceLocation(file: decl.file, line: prop.line)))
         }
         return .object(StructShape(name: decl.qualifiedName, location: location, properties: properties,
-                                   conditionalKeys: conditional))
+                                   conditionalKeys: conditional, decodesFromAnyValue: storesNothing))
     }
 
     private mutating func enumShape(_ decl: SwiftTypeDecl, location: SwiftSourceLocation) -> ValueShape {
@@ -392,8 +396,14 @@ struct SwiftSchemaResolver {
             default: rawType = nil
             }
         }
-        if rawType == nil, member("CodingKeys", of: decl.path) != nil {
-            return .unresolved(typeName: name, reason: "\(name) renames its cases with CodingKeys; not modelled")
+        // Keyed form: CodingKeys rename the case keys (`case moving = "Moving"`).
+        var caseKeys: [String: String]?
+        if rawType == nil {
+            switch codingKeys(of: decl.path) {
+            case .unsupported(let unresolved): return unresolved
+            case .keys(let k): caseKeys = k
+            case .none: caseKeys = nil
+            }
         }
         var cases: [EnumShape.Case] = []
         var next: Int64 = 0
@@ -421,7 +431,7 @@ struct SwiftSchemaResolver {
                 for (k, v) in (c.associated ?? []).enumerated() {
                     values.append((v.label ?? "_\(k)", shape(of: v.type, scope: decl.path)))
                 }
-                cases.append(.init(name: c.name, rawValue: nil, associatedValues: values))
+                cases.append(.init(name: c.name, rawValue: nil, associatedValues: values, key: caseKeys?[c.name]))
             }
         }
         return .enumeration(EnumShape(name: name, location: location, rawType: rawType, cases: cases))
