@@ -265,7 +265,10 @@ struct SwiftDeclarationParser {
         let line = t[p].line
         p += 1
         var written: [String] = []
-        while p < t.count, t[p].kind == .identifier {
+        if kind == .extension {
+            written = try extendedTypePath(line: line)
+        }
+        while kind != .extension, p < t.count, t[p].kind == .identifier {
             written.append(t[p].text)
             p += 1
             if isPunct("."), p + 1 < t.count, t[p + 1].kind == .identifier { p += 1 } else { break }
@@ -310,6 +313,27 @@ struct SwiftDeclarationParser {
         declarationNesting += 1
         defer { declarationNesting -= 1 }
         try parseBody(scope: path, typeIndex: index, closeLine: openLine)
+    }
+
+    /// The extended type of `extension T …` in every spelling the grammar allows: `A.B`, `Swift.Array<P>`,
+    /// `[T]` (Array), `[K: V]` (Dictionary), `T?` (Optional). Generic arguments name a constrained
+    /// extension of the generic type itself, so only the type's path is kept.
+    private mutating func extendedTypePath(line: Int) throws(SwiftSyntaxError) -> [String] {
+        guard let (type, _) = try parseType() else {
+            throw SwiftSyntaxError(line: line, message: "'extension' without a type name")
+        }
+        switch type {
+        case .named(let components):
+            var names = components.map(\.name)
+            if names.count > 1, ["Swift", "Foundation"].contains(names[0]),
+               ["Array", "Dictionary", "Optional", "Set"].contains(names[1]) { names.removeFirst() }
+            return names
+        case .array: return ["Array"]
+        case .dictionary: return ["Dictionary"]
+        case .optional: return ["Optional"]
+        case .other(let text):
+            throw SwiftSyntaxError(line: line, message: "'extension \(text)' does not name a nominal type")
+        }
     }
 
     /// At `<`: skips to the matching `>`.
