@@ -190,7 +190,7 @@ final class DecoderAgreementTests: XCTestCase {
         XCTAssertEqual(startCodes(alert: #"{"title": "a", "body": "b"}"#, timestamp: "1767225600.0"), [])
         let body = #"{"aps": {"timestamp": 1767225600, "event": "end", "content-state": {}, "dismissal-date": 1767229200.5, "stale-date": 1767229200.25}}"#
         let report = Validator().check(body: Array(body.utf8), nowUnixSeconds: Self.now)
-        XCTAssertEqual(Set(report.findings.filter { $0.code == .timestampNotInteger }.map(\.path)), ["aps.dismissal-date", "aps.stale-date"])
+        XCTAssertEqual(Set(report.findings.filter { $0.code == "timestamp-not-integer" }.map(\.path)), ["aps.dismissal-date", "aps.stale-date"])
         XCTAssertTrue(report.accept)
     }
 
@@ -200,7 +200,7 @@ final class DecoderAgreementTests: XCTestCase {
                                    ("authorization", "bearer x")])
         let report = Validator().check(body: Array(#"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {}}}"#.utf8),
                                        headers: headers, nowUnixSeconds: Self.now)
-        let unknown = report.findings.filter { $0.code == .unknownHeader }
+        let unknown = report.findings.filter { $0.code == "unknown-header" }
         XCTAssertEqual(unknown.map(\.path), ["headers.apns-relevance-score", "headers.apns-expiry"])
         XCTAssertTrue(unknown[0].fix?.contains("\"relevance-score\" inside aps") ?? false, unknown[0].fix ?? "")
         XCTAssertTrue(unknown[1].fix?.contains("apns-expiration") ?? false, unknown[1].fix ?? "")
