@@ -12,6 +12,8 @@ extension PushCheck {
     mutating func checkHeaders(_ h: APNsHeaders) {
         let broadcast = isBroadcast
         switch h["apns-push-type"] {
+        case nil where envelope != nil:
+            break  // FCM sets apns-push-type itself for a Live Activity token
         case nil:
             report(.missingPushType, at: "headers.apns-push-type", nil,
                    "no apns-push-type header; Live Activity pushes must say liveactivity or APNs treats them as alerts and the device ignores them",
@@ -46,6 +48,8 @@ extension PushCheck {
             }
         } else {
             switch h["apns-topic"] {
+            case nil where envelope != nil:
+                break  // FCM sets apns-topic (bundle id + .push-type.liveactivity) itself
             case nil:
                 report(.missingTopic, at: "headers.apns-topic", nil,
                        "no apns-topic; with token auth APNs requires it (400 MissingTopic)",
