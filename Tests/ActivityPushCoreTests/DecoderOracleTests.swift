@@ -225,6 +225,13 @@ final class DecoderOracleTests: XCTestCase {
             case .integer(let kind): return kind.min < 0 ? "-3" : "3"
             case .floating: return "1.5"
             case .date: return "788918400"
+            case .customDate(let e):
+                switch e {
+                case .referenceSeconds: return "788918400"
+                case .unixSeconds: return "1767225600"
+                case .unixMilliseconds: return "1767225600000"
+                case .iso8601: return #""2026-01-01T00:00:00Z""#
+                }
             case .url: return #""https://example.com/a""#
             case .uuid: return #""E621E1F8-C36C-495A-93FC-0C247A3E6E5F""#
             case .data: return #""AAEC""#
@@ -369,6 +376,7 @@ final class DecoderOracleTests: XCTestCase {
                 return list
             case .date: return [("ISO 8601 date", #""2026-01-01T00:00:00Z""#), ("UNIX seconds", "1767225600"), ("fraction", "788918400.5"),
                                 ("string number", #""788918400""#)]
+            case .customDate: return [("string for a custom date", #""x""#), ("bool for a custom date", "true")]
             case .url: return [("number for URL", "1")]
             case .uuid: return [("not a UUID", #""not-a-uuid""#), ("lowercase UUID", #""e621e1f8-c36c-495a-93fc-0c247a3e6e5f""#)]
             case .data: return [("not base64", #""***""#), ("number for Data", "1")]

@@ -56,6 +56,9 @@ public indirect enum ValueShape: Sendable {
     case floating(name: String)
     /// `Date` with the default `deferredToDate` strategy: a number of seconds since 2001-01-01 00:00:00 UTC.
     case date
+    /// A date the app decodes itself — a custom single-value `init(from:)` (`Date(timeIntervalSince1970:)`), or
+    /// a unit declared in `activity-push.units` — carried as the encoding says.
+    case customDate(DateEncoding)
     /// `URL`: a string that parses as a URL.
     case url
     /// `UUID`: a string in 8-4-4-4-12 hex form.
@@ -205,4 +208,16 @@ public struct EnumShape: Sendable {
         self.rawType = rawType
         self.cases = cases
     }
+}
+
+/// How a date the app decodes itself is carried in JSON.
+public enum DateEncoding: String, Sendable, Hashable, CaseIterable {
+    /// A number of seconds since 1970-01-01 00:00:00 UTC (`Date(timeIntervalSince1970:)`).
+    case unixSeconds = "unix-seconds"
+    /// A number of milliseconds since 1970-01-01 00:00:00 UTC.
+    case unixMilliseconds = "unix-milliseconds"
+    /// A number of seconds since 2001-01-01 00:00:00 UTC (what `Date`'s own `Decodable` reads).
+    case referenceSeconds = "reference-seconds"
+    /// An ISO 8601 string (`2026-01-01T00:00:00Z`).
+    case iso8601 = "iso8601"
 }

@@ -36,6 +36,11 @@ extension ActivitySchemaDescription {
         case "integer": return .integer(IntegerKind.all[str("swiftType") ?? "Int"] ?? .int)
         case "number": return .floating(name: str("swiftType") ?? "Double")
         case "date": return .date
+        case "custom-date":
+            guard let encoding = str("encoding").flatMap(DateEncoding.init(rawValue:)) else {
+                throw SchemaReadError("\(path).encoding: expected one of \(DateEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .customDate(encoding)
         case "url": return .url
         case "uuid": return .uuid
         case "data": return .data

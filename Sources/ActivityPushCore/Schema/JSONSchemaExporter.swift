@@ -140,6 +140,14 @@ public enum JSONSchemaExporter {
                              ("not", .obj([("minimum", .number(JSONNumber(lexeme: "1000000000"))),
                                            ("maximum", .number(JSONNumber(lexeme: "2500000000")))])),
                              ("description", .string("Date: seconds since 2001-01-01 00:00:00 UTC (JSONDecoder's default deferredToDate), not UNIX seconds"))])
+            case .customDate(let encoding):
+                switch encoding {
+                case .referenceSeconds: return schema(.date)
+                case .iso8601:
+                    return .obj([("type", .string("string")), ("format", .string("date-time")), ("description", .string("Date: ISO 8601 (the app's own decoder)"))])
+                case .unixSeconds, .unixMilliseconds:
+                    return .obj([("type", .string("number")), ("description", .string("Date: \(encoding.rawValue) (the app's own decoder)"))])
+                }
             case .url:
                 return .obj([("type", .string("string")), ("format", .string("uri")), ("minLength", .int(1)),
                              ("description", .string("URL"))])

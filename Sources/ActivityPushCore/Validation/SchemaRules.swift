@@ -154,6 +154,8 @@ struct ShapeJudge {
             judgeFloatingRange(node, n, name)
         case .date:
             judgeDate(node)
+        case .customDate(let encoding):
+            judgeCustomDate(node, encoding)
         case .url:
             guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
             if s.isEmpty || URL(string: s) == nil {
@@ -259,6 +261,50 @@ struct ShapeJudge {
                 fix: fix)
         default:
             mismatch(node, path, "Date", fix: "send a number of seconds since 2001-01-01 00:00:00 UTC")
+        }
+    }
+
+    /// A date the app decodes itself (custom single-value `init(from:)` or `activity-push.units`).
+    private mutating func judgeCustomDate(_ node: JSONNode, _ encoding: DateEncoding) {
+        let nowUnix = Date().timeIntervalSince1970
+        switch encoding {
+        case .referenceSeconds:
+            judgeDate(node)
+        case .iso8601:
+            guard let s = node.value.stringValue else {
+                return mismatch(node, path, "Date read as an ISO 8601 string", fix: "send a string such as \"2026-01-01T00:00:00Z\"")
+            }
+            if Self.parseISO8601(s) == nil {
+                add(.typeMismatch, path, node.position,
+                    "the app decodes this Date from an ISO 8601 string; \"\(s.prefix(40))\" is not one, so decoding fails",
+                    fix: "send a string such as \"2026-01-01T00:00:00Z\"")
+            }
+        case .unixSeconds, .unixMilliseconds:
+            let unit = encoding == .unixSeconds ? "UNIX seconds" : "UNIX milliseconds"
+            guard let n = node.value.numberValue else {
+                if let s = node.value.stringValue {
+                    return add(.dateNotNumeric, path, node.position,
+                               "the app decodes this Date from a number of \(unit); the string \"\(s.prefix(40))\" fails to decode",
+                               fix: "send a number of \(unit), e.g. \(JSONNumber.wholeText(encoding == .unixSeconds ? nowUnix : nowUnix * 1000))")
+                }
+                return mismatch(node, path, "Date read as \(unit)", fix: "send a number of \(unit)")
+            }
+            let v = n.doubleValue
+            guard v.isFinite else { return mismatch(node, path, "Date read as \(unit)") }
+            let seconds = encoding == .unixSeconds ? v : v / 1000
+            if encoding == .unixSeconds, v >= 1.0e11 {
+                add(.typeMismatch, path, node.position,
+                    "the app decodes this Date as UNIX seconds; \(n.lexeme) looks like milliseconds and lands thousands of years ahead",
+                    fix: "send \(JSONNumber.wholeText((v / 1000).rounded(.down))) (= \(n.lexeme) / 1000)")
+            } else if encoding == .unixMilliseconds, v > 0, v < 1.0e11 {
+                add(.typeMismatch, path, node.position,
+                    "the app decodes this Date as UNIX milliseconds; \(n.lexeme) looks like seconds and lands in January 1970",
+                    fix: "send \(JSONNumber.wholeText(v * 1000)) (= \(n.lexeme) × 1000)")
+            } else if abs(seconds + Self.referenceOffset - nowUnix) < 86_400 * 366 * 5 {
+                add(.typeMismatch, path, node.position,
+                    "the app decodes this Date as \(unit); \(n.lexeme) looks like seconds since 2001-01-01 and lands ~31 years early",
+                    fix: "send \(unit) (add 978307200 seconds)")
+            }
         }
     }
 
