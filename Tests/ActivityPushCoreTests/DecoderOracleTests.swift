@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import ActivityPushCore
 
-/// The real decoder as the test oracle. Every fixture type (`Fixtures/swift`, `Fixtures/cases`) is compiled with
+/// The real decoder as the test oracle. Every fixture type (`Fixtures/swift`, `Fixtures/units`, `Fixtures/cases`) is compiled with
 /// `swiftc` against a stand-in `ActivityAttributes` protocol, in one harness (`Fixtures/oracle/OracleHarness.swift`)
 /// for all of them. From the schema the reader produced, the test writes a valid `content-state` and `attributes`
 /// and a battery of mutations (each required key dropped, each optional dropped, wrong JSON kinds, `null`, extra
@@ -179,6 +179,10 @@ final class DecoderOracleTests: XCTestCase {
             n += 1
             groups.append(Group(id: "g\(n)", files: [file], schema: try SwiftSourceReader.read(paths: [file])))
         }
+        // Declared units (Fixtures/units/activity-push.units) against the app's own decoders.
+        n += 1
+        let units = SchemaTestSupport.repository.appendingPathComponent("Fixtures/units").path
+        groups.append(Group(id: "g\(n)", files: SwiftSourceReader.swiftFiles(below: units), schema: try SwiftSourceReader.read(paths: [units])))
         for folder in try FixturePaths.caseFolders() {
             let files = SwiftSourceReader.swiftFiles(below: folder.path)
             guard !files.isEmpty else { continue }

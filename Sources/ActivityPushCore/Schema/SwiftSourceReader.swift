@@ -68,7 +68,13 @@ public enum SwiftSourceReader {
             }
             sources.append((file, text))
         }
-        return try read(sources: sources, units: units)
+        // A declaration naming nothing read is an error when whole folders were read (every type is there);
+        // reading single files, the folder's units file may name types in files not given.
+        let allFolders = paths.allSatisfy { path in
+            var isDirectory: ObjCBool = false
+            return fm.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        return try read(sources: sources, units: units, unknownUnitsAreErrors: allFolders)
     }
 
     /// Every `activity-push.units` file below `folder` (hidden folders skipped).
@@ -87,7 +93,8 @@ public enum SwiftSourceReader {
     ///   no source declares a type conforming to `ActivityAttributes`.
     /// - Parameter units: shapes declared in `activity-push.units` files (see ``UnitDeclarations``); a
     ///   declaration naming no type or property read throws, naming its file:line.
-    public static func read(sources: [(file: String, text: String)], units: UnitDeclarations = UnitDeclarations()) throws -> ActivitySchema {
+    public static func read(sources: [(file: String, text: String)], units: UnitDeclarations = UnitDeclarations(),
+                            unknownUnitsAreErrors: Bool = true) throws -> ActivitySchema {
         var all = SwiftDeclarations()
         for source in sources {
             do {
@@ -100,7 +107,7 @@ public enum SwiftSourceReader {
             }
         }
         var resolver = SwiftSchemaResolver(all, units: units)
-        if let unknown = resolver.unknownUnitNames().first {
+        if unknownUnitsAreErrors, let unknown = resolver.unknownUnitNames().first {
             throw SchemaReadError("\(unknown.location): \(unknown.name) names no type, and no property of a type, in the Swift files read. Fix: write the type's qualified Swift name (Outer.Inner) or Type.property, as declared.")
         }
         let types = resolver.activityAttributesTypes()
