@@ -17,6 +17,9 @@ let checkCommand = Command(
           --now         clock for staleness rules, UNIX seconds (default: now)
           --strict      unknown content-state keys are errors
           --format      text (default), json, sarif
+        PAYLOAD.json may also be a Firebase Cloud Messaging v1 message ({"message": {"apns": {"live_activity_token",
+        "headers", "payload"}}} or the message itself): apns.payload is judged as the APNs body and apns.headers as
+        its headers (--headers values win), with paths and positions into the message.
         exit: 0 accepted (warnings allowed), 1 rejected, 2 could not judge
         """)
         return 0

@@ -87,6 +87,7 @@ extension ValueShape {
         case .integer(let k): return k.name
         case .floating(let n): return n
         case .date: return "Date"
+        case .customDate(let e): return "Date(\(e.rawValue))"
         case .url: return "URL"
         case .uuid: return "UUID"
         case .data: return "Data"

@@ -56,6 +56,9 @@ public indirect enum ValueShape: Sendable {
     case floating(name: String)
     /// `Date` with the default `deferredToDate` strategy: a number of seconds since 2001-01-01 00:00:00 UTC.
     case date
+    /// A date the app decodes itself — a custom single-value `init(from:)` (`Date(timeIntervalSince1970:)`), or
+    /// a unit declared in `activity-push.units` — carried as the encoding says.
+    case customDate(DateEncoding)
     /// `URL`: a string that parses as a URL.
     case url
     /// `UUID`: a string in 8-4-4-4-12 hex form.
@@ -122,12 +125,17 @@ public struct StructShape: Sendable {
     public var properties: [StoredProperty]
     /// JSON keys of properties declared under `#if`: neither required nor unknown.
     public var conditionalKeys: [String]
+    /// The type stores nothing (no stored instance property, or an empty `CodingKeys`): its synthesized
+    /// `init(from:)` asks the decoder for nothing, so any JSON value decodes (`"x"`, `1`, `[]`, `{}`).
+    public var decodesFromAnyValue: Bool
 
-    public init(name: String, location: SwiftSourceLocation? = nil, properties: [StoredProperty], conditionalKeys: [String] = []) {
+    public init(name: String, location: SwiftSourceLocation? = nil, properties: [StoredProperty], conditionalKeys: [String] = [],
+                decodesFromAnyValue: Bool = false) {
         self.name = name
         self.location = location
         self.properties = properties
         self.conditionalKeys = conditionalKeys
+        self.decodesFromAnyValue = decodesFromAnyValue
     }
 
     public func property(forKey key: String) -> StoredProperty? {
@@ -160,7 +168,9 @@ public struct StoredProperty: Sendable {
 }
 
 /// An enum. With a raw type it decodes from its raw value; without one (Swift 5.5+ synthesized Codable)
-/// it decodes from a single-key object `{"caseName": {...}}` whose value holds the associated values.
+/// it decodes from an object `{"caseName": {...}}` whose value (always an object, `{}` for a case without
+/// associated values) holds the associated values. The decoder looks only at keys that are case names
+/// (`CodingKeys` applied): other keys are ignored, and exactly one case key must be present.
 public struct EnumShape: Sendable {
     public enum RawType: Sendable, Hashable {
         case string
@@ -170,13 +180,17 @@ public struct EnumShape: Sendable {
 
     public struct Case: Sendable {
         public var name: String
+        /// The JSON key of the case in the keyed form: the `CodingKeys` raw value when renamed, else the name.
+        public var key: String
         /// The raw value as JSON would carry it: the string for `String` enums, the number's text for numeric ones.
         public var rawValue: String?
         /// Associated values (keyed form only): label (or `_0`, `_1`…) and shape.
         public var associatedValues: [(key: String, shape: ValueShape)]
 
-        public init(name: String, rawValue: String?, associatedValues: [(key: String, shape: ValueShape)] = []) {
+        public init(name: String, rawValue: String?, associatedValues: [(key: String, shape: ValueShape)] = [],
+                    key: String? = nil) {
             self.name = name
+            self.key = key ?? name
             self.rawValue = rawValue
             self.associatedValues = associatedValues
         }
@@ -194,4 +208,16 @@ public struct EnumShape: Sendable {
         self.rawType = rawType
         self.cases = cases
     }
+}
+
+/// How a date the app decodes itself is carried in JSON.
+public enum DateEncoding: String, Sendable, Hashable, CaseIterable {
+    /// A number of seconds since 1970-01-01 00:00:00 UTC (`Date(timeIntervalSince1970:)`).
+    case unixSeconds = "unix-seconds"
+    /// A number of milliseconds since 1970-01-01 00:00:00 UTC.
+    case unixMilliseconds = "unix-milliseconds"
+    /// A number of seconds since 2001-01-01 00:00:00 UTC (what `Date`'s own `Decodable` reads).
+    case referenceSeconds = "reference-seconds"
+    /// An ISO 8601 string (`2026-01-01T00:00:00Z`).
+    case iso8601 = "iso8601"
 }

@@ -2,9 +2,10 @@
 ///
 /// `{"files": [...], "types": [{"name", "location", "attributes": SHAPE, "content-state": SHAPE}]}` where a
 /// SHAPE is `{"kind": …}`: `object` (with `properties`: Swift name, JSON key, Swift type, `required`,
-/// shape; and `conditionalKeys`), `enum` (`rawType`, `cases` with raw values or associated values),
+/// shape; `conditionalKeys`; `decodesFromAnyValue` when it stores nothing), `enum` (`rawType`, `cases` with raw values or associated values, and `key` when CodingKeys rename a case),
 /// `optional`/`array`/`set` (`element`), `dictionary` (`key`, `value`), `integer` (`swiftType`, `minimum`,
-/// `maximum`), `number`, `date` (seconds since 2001-01-01), `string`, `character`, `bool`, `url`, `uuid`,
+/// `maximum`), `number`, `date` (seconds since 2001-01-01), `custom-date` (`encoding`: unix-seconds, unix-milliseconds,
+/// reference-seconds, iso8601 — a date the app decodes itself), `string`, `character`, `bool`, `url`, `uuid`,
 /// `data`, or `unresolved` (`swiftType`, `reason`).
 public enum ActivitySchemaDescription {
     public static func json(_ schema: ActivitySchema) -> JSONValue {
@@ -32,6 +33,7 @@ public enum ActivitySchemaDescription {
                          ("maximum", .number(JSONNumber(lexeme: String(k.maxUnsigned))))])
         case .floating(let name): return .obj([("kind", .string("number")), ("swiftType", .string(name))])
         case .date: return .obj([("kind", .string("date")), ("encoding", .string("seconds since 2001-01-01 00:00:00 UTC"))])
+        case .customDate(let encoding): return .obj([("kind", .string("custom-date")), ("encoding", .string(encoding.rawValue))])
         case .url: return kind("url")
         case .uuid: return kind("uuid")
         case .data: return .obj([("kind", .string("data")), ("encoding", .string("base64"))])
@@ -51,6 +53,7 @@ public enum ActivitySchemaDescription {
                 return .obj(prop)
             })))
             pairs.append(("conditionalKeys", .arr(o.conditionalKeys.map(JSONValue.string))))
+            if o.decodesFromAnyValue { pairs.append(("decodesFromAnyValue", .bool(true))) }
             return .obj(pairs)
         case .enumeration(let e):
             var pairs: [(String, JSONValue)] = [("kind", .string("enum")), ("swiftType", .string(e.name))]
@@ -65,6 +68,7 @@ public enum ActivitySchemaDescription {
             pairs.append(("rawType", raw))
             pairs.append(("cases", .arr(e.cases.map { c in
                 var casePairs: [(String, JSONValue)] = [("name", .string(c.name))]
+                if c.key != c.name { casePairs.append(("key", .string(c.key))) }
                 if let v = c.rawValue {
                     casePairs.append(("rawValue", e.rawType == .string ? .string(v) : .number(JSONNumber(lexeme: v))))
                 } else {

@@ -36,6 +36,11 @@ extension ActivitySchemaDescription {
         case "integer": return .integer(IntegerKind.all[str("swiftType") ?? "Int"] ?? .int)
         case "number": return .floating(name: str("swiftType") ?? "Double")
         case "date": return .date
+        case "custom-date":
+            guard let encoding = str("encoding").flatMap(DateEncoding.init(rawValue:)) else {
+                throw SchemaReadError("\(path).encoding: expected one of \(DateEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .customDate(encoding)
         case "url": return .url
         case "uuid": return .uuid
         case "data": return .data
@@ -60,7 +65,8 @@ extension ActivitySchemaDescription {
             var conditional: [String] = []
             if case .array(let c)? = node["conditionalKeys"]?.value { conditional = c.compactMap { $0.value.stringValue } }
             return .object(StructShape(name: str("swiftType") ?? "?", location: location(str("location")),
-                                       properties: properties, conditionalKeys: conditional))
+                                       properties: properties, conditionalKeys: conditional,
+                                       decodesFromAnyValue: node["decodesFromAnyValue"]?.value == .bool(true)))
         case "enum":
             guard case .array(let cases)? = node["cases"]?.value else { throw SchemaReadError("\(path).cases: expected an array") }
             let rawType: EnumShape.RawType?
@@ -85,7 +91,7 @@ extension ActivitySchemaDescription {
                         (a["key"]?.value.stringValue ?? "_\(j)", try shape(a["shape"], path: "\(path).cases.\(i).associatedValues.\(j).shape"))
                     }
                 }
-                return EnumShape.Case(name: name, rawValue: raw, associatedValues: associated)
+                return EnumShape.Case(name: name, rawValue: raw, associatedValues: associated, key: c["key"]?.value.stringValue)
             }))
         default:
             throw SchemaReadError("\(path): unknown shape kind \"\(kind)\"")

@@ -140,6 +140,14 @@ public enum JSONSchemaExporter {
                              ("not", .obj([("minimum", .number(JSONNumber(lexeme: "1000000000"))),
                                            ("maximum", .number(JSONNumber(lexeme: "2500000000")))])),
                              ("description", .string("Date: seconds since 2001-01-01 00:00:00 UTC (JSONDecoder's default deferredToDate), not UNIX seconds"))])
+            case .customDate(let encoding):
+                switch encoding {
+                case .referenceSeconds: return schema(.date)
+                case .iso8601:
+                    return .obj([("type", .string("string")), ("format", .string("date-time")), ("description", .string("Date: ISO 8601 (the app's own decoder)"))])
+                case .unixSeconds, .unixMilliseconds:
+                    return .obj([("type", .string("number")), ("description", .string("Date: \(encoding.rawValue) (the app's own decoder)"))])
+                }
             case .url:
                 return .obj([("type", .string("string")), ("format", .string("uri")), ("minLength", .int(1)),
                              ("description", .string("URL"))])
@@ -192,6 +200,9 @@ public enum JSONSchemaExporter {
         }
 
         mutating func object(_ s: StructShape, closed: Bool) -> JSONValue {
+            if s.decodesFromAnyValue {
+                return .obj([("title", .string(s.name)), ("$comment", .string("stores nothing: any JSON value decodes"))])
+            }
             var properties: [(String, JSONValue)] = []
             var required: [JSONValue] = []
             for p in s.properties {
@@ -231,8 +242,12 @@ public enum JSONSchemaExporter {
                 }
                 let payload: JSONValue = .obj([("type", .string("object")), ("properties", .obj(properties)),
                                                ("required", .arr(required))])
-                return .obj([("type", .string("object")), ("properties", .obj([(c.name, payload)])),
-                             ("required", .arr([.string(c.name)])), ("additionalProperties", .bool(false))])
+                // The decoder ignores keys that are not case keys, but needs exactly one case key.
+                let others: [JSONValue] = e.cases.filter { $0.key != c.key }.map { .string($0.key) }
+                var variant: [(String, JSONValue)] = [("type", .string("object")), ("properties", .obj([(c.key, payload)])),
+                                                     ("required", .arr([.string(c.key)]))]
+                if !others.isEmpty { variant.append(("not", .obj([("anyOf", .arr(others.map { .obj([("required", .arr([$0]))]) }))]))) }
+                return .obj(variant)
             }
             return .obj([("title", .string(e.name)), ("oneOf", .arr(variants))])
         }

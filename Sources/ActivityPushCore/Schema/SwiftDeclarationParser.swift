@@ -265,7 +265,10 @@ struct SwiftDeclarationParser {
         let line = t[p].line
         p += 1
         var written: [String] = []
-        while p < t.count, t[p].kind == .identifier {
+        if kind == .extension {
+            written = try extendedTypePath(line: line)
+        }
+        while kind != .extension, p < t.count, t[p].kind == .identifier {
             written.append(t[p].text)
             p += 1
             if isPunct("."), p + 1 < t.count, t[p + 1].kind == .identifier { p += 1 } else { break }
@@ -310,6 +313,27 @@ struct SwiftDeclarationParser {
         declarationNesting += 1
         defer { declarationNesting -= 1 }
         try parseBody(scope: path, typeIndex: index, closeLine: openLine)
+    }
+
+    /// The extended type of `extension T …` in every spelling the grammar allows: `A.B`, `Swift.Array<P>`,
+    /// `[T]` (Array), `[K: V]` (Dictionary), `T?` (Optional). Generic arguments name a constrained
+    /// extension of the generic type itself, so only the type's path is kept.
+    private mutating func extendedTypePath(line: Int) throws(SwiftSyntaxError) -> [String] {
+        guard let (type, _) = try parseType() else {
+            throw SwiftSyntaxError(line: line, message: "'extension' without a type name")
+        }
+        switch type {
+        case .named(let components):
+            var names = components.map(\.name)
+            if names.count > 1, ["Swift", "Foundation"].contains(names[0]),
+               ["Array", "Dictionary", "Optional", "Set"].contains(names[1]) { names.removeFirst() }
+            return names
+        case .array: return ["Array"]
+        case .dictionary: return ["Dictionary"]
+        case .optional: return ["Optional"]
+        case .other(let text):
+            throw SwiftSyntaxError(line: line, message: "'extension \(text)' does not name a nominal type")
+        }
     }
 
     /// At `<`: skips to the matching `>`.
@@ -720,6 +744,60 @@ struct SwiftDeclarationParser {
                 }
             }
         }
+        let start = p
         try skipFunctionLike()
+        if let idx = typeIndex, out.types[idx].hasDecoderInit, out.types[idx].singleValueDecoding == nil {
+            out.types[idx].singleValueDecoding = singleValueDecoding(in: start, p)
+        }
+    }
+
+    /// Reads an `init(from:)` body (tokens `from..<to`) for the single-value shape: `singleValueContainer()`, no
+    /// keyed or unkeyed container, and every `decode(T.self)` of one type `T`. A `Date` built from it with
+    /// `timeIntervalSince1970` (÷ 1000 → milliseconds), `timeIntervalSinceReferenceDate` or an ISO 8601
+    /// formatter gives the date's encoding.
+    private func singleValueDecoding(in from: Int, _ to: Int) -> SingleValueDecoding? {
+        var single = false
+        var decoded: [String] = []
+        var decodedType: SwiftTypeSyntax?
+        var identifiers: Set<String> = []
+        var thousand = false
+        var k = from
+        while k < to {
+            let tok = t[k]
+            if tok.kind == .identifier {
+                identifiers.insert(tok.text)
+                if tok.text == "singleValueContainer" { single = true }
+                if tok.text == "decode", isPunct("(", at: k + 1), k + 2 < to {
+                    // decode(Type.self): the tokens up to `.self`
+                    var j = k + 2
+                    var names: [String] = []
+                    while j < to, t[j].kind == .identifier, t[j].text != "self" {
+                        names.append(t[j].text)
+                        j += 1
+                        if isPunct(".", at: j) { j += 1 } else { break }
+                    }
+                    if isIdent("self", at: j), !names.isEmpty {
+                        decoded.append(names.joined(separator: "."))
+                        decodedType = .named(names.map { .init(name: $0, arguments: []) })
+                    } else {
+                        return nil  // decode([T].self), decode(T<U>.self)…: not the simple shape
+                    }
+                }
+            } else if tok.kind == .number, tok.text.replacingOccurrences(of: "_", with: "") == "1000" {
+                thousand = true
+            }
+            k += 1
+        }
+        guard single, !identifiers.contains("unkeyedContainer"), !identifiers.contains("nestedContainer"),
+              !identifiers.contains("keyedBy"), let decodedType, Set(decoded).count == 1 else { return nil }
+        var encoding: DateEncoding?
+        if identifiers.contains("timeIntervalSince1970") {
+            encoding = thousand ? .unixMilliseconds : .unixSeconds
+        } else if identifiers.contains("timeIntervalSinceReferenceDate") {
+            encoding = .referenceSeconds
+        } else if identifiers.contains("ISO8601DateFormatter") || identifiers.contains("iso8601") {
+            encoding = .iso8601
+        }
+        return SingleValueDecoding(decoded: decodedType, dateEncoding: encoding)
     }
 }

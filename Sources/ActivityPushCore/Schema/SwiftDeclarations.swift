@@ -72,6 +72,9 @@ struct SwiftTypeDecl: Sendable {
     var cases: [SwiftEnumCaseDecl] = []
     /// `init(from decoder: Decoder)` is declared here (custom decoding).
     var hasDecoderInit = false
+    /// What that `init(from:)` reads when it is the common single-value shape (one `decode(T.self)` from
+    /// `singleValueContainer()`); nil otherwise.
+    var singleValueDecoding: SingleValueDecoding?
     /// `path` joined with dots, computed once.
     let qualifiedName: String
     var name: String { path.last ?? "" }
@@ -100,4 +103,13 @@ struct SwiftTypealiasDecl: Sendable {
 struct SwiftDeclarations: Sendable {
     var types: [SwiftTypeDecl] = []
     var typealiases: [SwiftTypealiasDecl] = []
+}
+
+/// A custom `init(from:)` that decodes one value from a single-value container, and what it makes of it.
+struct SingleValueDecoding: Sendable {
+    /// The type given to `decode(_:)` (`Double`, `String`, `Int64`…).
+    var decoded: SwiftTypeSyntax
+    /// How the value becomes a `Date`, when the body builds one (`Date(timeIntervalSince1970:)`, an ISO 8601
+    /// formatter, `/ 1000`); nil when the value is stored as decoded.
+    var dateEncoding: DateEncoding?
 }

@@ -8,6 +8,8 @@ struct SwiftSchemaResolver {
     }
 
     private let decls: SwiftDeclarations
+    /// Shapes the team declared in `activity-push.units` (by qualified type name or `Type.property`).
+    private let units: UnitDeclarations
     /// Qualified path → index of the primary (non-extension) declaration; the first one wins.
     private var types: [String: Int] = [:]
     private var extensions: [String: [Int]] = [:]
@@ -24,8 +26,9 @@ struct SwiftSchemaResolver {
     /// `check --schema`) recurses without bound.
     static let maxShapeDepth = 48
 
-    init(_ decls: SwiftDeclarations) {
+    init(_ decls: SwiftDeclarations, units: UnitDeclarations = UnitDeclarations()) {
         self.decls = decls
+        self.units = units
         for (i, d) in decls.types.enumerated() {
             let key = d.qualifiedName
             if d.kind == .extension {
@@ -104,6 +107,19 @@ struct SwiftSchemaResolver {
         }
         return ActivityAttributesType(name: name, location: SwiftSourceLocation(file: decl.file, line: decl.line),
                                       attributes: attributes, contentState: contentState)
+    }
+
+    /// Declarations in `activity-push.units` that name no declared type, nor a property of one.
+    func unknownUnitNames() -> [UnitDeclarations.Entry] {
+        units.entries.values.filter { entry in
+            if types[entry.name] != nil || aliases[entry.name] != nil { return false }
+            guard let dot = entry.name.lastIndex(of: ".") else { return true }
+            let owner = String(entry.name[..<dot])
+            let property = String(entry.name[entry.name.index(after: dot)...])
+            guard let i = types[owner] else { return true }
+            let all = [decls.types[i]] + (extensions[owner] ?? []).map { decls.types[$0] }
+            return !all.contains(where: { $0.properties.contains(where: { $0.name == property }) })
+        }.sorted { $0.location.description < $1.location.description }
     }
 
     // MARK: lookup
@@ -238,7 +254,15 @@ struct SwiftSchemaResolver {
         let keyShape = shape(of: key, scope: scope)
         var keyedByObject = false
         switch keyShape {
-        case .string, .integer: keyedByObject = true
+        case .string, .integer:
+            // String / Int themselves (or aliases of them); an app type that decodes as one (custom init(from:))
+            // is a JSON object key only when it adopts CodingKeyRepresentable.
+            if case .named(let comps) = key, let path = canonicalPath(comps.map(\.name), scope: scope), let i = types[path] {
+                let inherits = decls.types[i].inherited + (extensions[path] ?? []).flatMap { decls.types[$0].inherited }
+                keyedByObject = inherits.contains { Self.describe($0).hasSuffix("CodingKeyRepresentable") }
+            } else {
+                keyedByObject = true
+            }
         case .enumeration:
             // Enums are object keys only when they adopt CodingKeyRepresentable; else a flat array.
             if case .named(let comps) = key, let path = canonicalPath(comps.map(\.name), scope: scope),
@@ -295,9 +319,16 @@ struct SwiftSchemaResolver {
         let name = decl.qualifiedName
         let exts = (extensions[name] ?? []).map { decls.types[$0] }
         let location = SwiftSourceLocation(file: decl.file, line: decl.line)
+        let declared = units[name]
+        if let shape = declared?.shape.valueShape { return shape }
         if decl.isGeneric { return .unresolved(typeName: name, reason: "generic type \(name) is not modelled") }
-        if let custom = ([decl] + exts).first(where: \.hasDecoderInit) {
-            return .unresolved(typeName: name, reason: "\(name) has a custom init(from:) (\(custom.file):\(custom.line)); its decoding is not modelled")
+        if declared?.shape != .keyed, let custom = ([decl] + exts).first(where: \.hasDecoderInit) {
+            if let single = custom.singleValueDecoding {
+                if let encoding = single.dateEncoding { return encoding == .referenceSeconds ? .date : .customDate(encoding) }
+                let shape = self.shape(of: single.decoded, scope: decl.path)
+                if case .unresolved = shape {} else { return shape }
+            }
+            return .unresolved(typeName: name, reason: "\(name) has a custom init(from:) (\(custom.file):\(custom.line)); its decoding is not modelled — declare its shape in \(UnitDeclarations.fileName) next to the Swift source (e.g. `\(name) unix-seconds`, or `\(name) keyed`)")
         }
         switch decl.kind {
         case .protocol:
@@ -318,6 +349,14 @@ struct SwiftSchemaResolver {
         case .extension:
             return .unresolved(typeName: name, reason: "not modelled")
         }
+    }
+
+    /// The shape of a property wrapper type declared in the files, when it resolves.
+    private mutating func wrapperShape(_ wrapper: String, scope: [String]) -> ValueShape? {
+        guard let entity = lookup([wrapper], scope: scope) else { return nil }
+        let wrapped = shape(ofEntity: entity)
+        if case .unresolved = wrapped { return nil }
+        return wrapped
     }
 
     /// The `CodingKeys` enum of the type at `path`: Swift name → JSON key. nil when there is none.
@@ -352,6 +391,10 @@ struct SwiftSchemaResolver {
         }
         var properties: [StoredProperty] = []
         var conditional: [String] = []
+        // Synthesized init(from:) opens a keyed container only when there is a coding key: with no stored
+        // instance property (a `let` with a value counts) or an empty CodingKeys, any JSON value decodes.
+        let storesNothing = keys.map { $0.isEmpty }
+            ?? !decl.properties.contains(where: { !$0.isStatic && !$0.isComputed })
         for prop in decl.properties where !prop.isStatic && !prop.isComputed && !prop.isLazy {
             if prop.isLet && prop.hasInitializer { continue }  // not decoded
             var key = prop.name
@@ -363,10 +406,18 @@ struct SwiftSchemaResolver {
                 conditional.append(key)
                 continue
             }
-            let shape: ValueShape
-            if let wrapper = prop.wrapper {
-                shape = .unresolved(typeName: "@\(wrapper) \(prop.typeText)",
-                                    reason: "property wrapper @\(wrapper): the wrapper's own Codable form is not modelled")
+            var shape: ValueShape
+            if let declared = units[decl.qualifiedName + "." + prop.name]?.shape.valueShape {
+                shape = declared
+                if case .optional? = prop.type { shape = .optional(declared) }
+            } else if let wrapper = prop.wrapper {
+                // A wrapper declared in the files decodes as its own type (custom init(from:) or {"wrappedValue": …}).
+                if let wrapped = wrapperShape(wrapper, scope: decl.path) {
+                    shape = wrapped
+                } else {
+                    shape = .unresolved(typeName: "@\(wrapper) \(prop.typeText)",
+                                        reason: "property wrapper @\(wrapper): the wrapper's own Codable form is not modelled — declare it in \(UnitDeclarations.fileName) (e.g. `\(wrapper) unix-seconds`)")
+                }
             } else if let type = prop.type {
                 shape = self.shape(of: type, scope: decl.path)
             } else {
@@ -378,7 +429,7 @@ struct SwiftSchemaResolver {
                                              location: SwiftSourceLocation(file: decl.file, line: prop.line)))
         }
         return .object(StructShape(name: decl.qualifiedName, location: location, properties: properties,
-                                   conditionalKeys: conditional))
+                                   conditionalKeys: conditional, decodesFromAnyValue: storesNothing))
     }
 
     private mutating func enumShape(_ decl: SwiftTypeDecl, location: SwiftSourceLocation) -> ValueShape {
@@ -392,8 +443,14 @@ struct SwiftSchemaResolver {
             default: rawType = nil
             }
         }
-        if rawType == nil, member("CodingKeys", of: decl.path) != nil {
-            return .unresolved(typeName: name, reason: "\(name) renames its cases with CodingKeys; not modelled")
+        // Keyed form: CodingKeys rename the case keys (`case moving = "Moving"`).
+        var caseKeys: [String: String]?
+        if rawType == nil {
+            switch codingKeys(of: decl.path) {
+            case .unsupported(let unresolved): return unresolved
+            case .keys(let k): caseKeys = k
+            case .none: caseKeys = nil
+            }
         }
         var cases: [EnumShape.Case] = []
         var next: Int64 = 0
@@ -421,7 +478,7 @@ struct SwiftSchemaResolver {
                 for (k, v) in (c.associated ?? []).enumerated() {
                     values.append((v.label ?? "_\(k)", shape(of: v.type, scope: decl.path)))
                 }
-                cases.append(.init(name: c.name, rawValue: nil, associatedValues: values))
+                cases.append(.init(name: c.name, rawValue: nil, associatedValues: values, key: caseKeys?[c.name]))
             }
         }
         return .enumeration(EnumShape(name: name, location: location, rawType: rawType, cases: cases))

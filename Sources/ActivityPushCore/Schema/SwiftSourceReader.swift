@@ -14,8 +14,10 @@ public struct SchemaReadError: Error, Sendable, CustomStringConvertible {
 /// What it models is what the device's default `JSONDecoder` does with synthesized `Decodable`
 /// (`deferredToDate` dates, `CodingKeys`, optionals by `decodeIfPresent`, `let` with an initial value not
 /// decoded, `var` with an initial value still required, enums by raw value or in the keyed form).
-/// A type with a custom `init(from:)`, a type declared in no file given, generics, recursion and property
-/// wrappers become ``ValueShape/unresolved(typeName:reason:)``: their values are not judged.
+/// A custom `init(from:)` of the single-value shape is read (the type it decodes; a `Date` built with
+/// `timeIntervalSince1970` is UNIX seconds). Other custom decoders, a type declared in no file given, generics,
+/// recursion and wrappers from elsewhere become ``ValueShape/unresolved(typeName:reason:)`` — their values are not
+/// judged — unless `activity-push.units` next to the sources declares their shape (``UnitDeclarations``).
 public enum SwiftSourceReader {
     /// Reads every `.swift` file given (folders: every `.swift` file below them, sorted; hidden folders
     /// such as `.build` are skipped).
@@ -28,6 +30,7 @@ public enum SwiftSourceReader {
             throw SchemaReadError("no Swift source given. Fix: pass the .swift file (or folder) that declares your ActivityAttributes type.")
         }
         var files: [String] = []
+        var unitFiles: [String] = []
         let fm = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -40,9 +43,20 @@ public enum SwiftSourceReader {
                     throw SchemaReadError("'\(path)' contains no .swift file. Fix: pass the folder (or file) that declares your ActivityAttributes type, e.g. the widget extension's sources.")
                 }
                 files += found
+                unitFiles += unitsFiles(below: path)
             } else {
                 files.append(path)
+                let sibling = (path as NSString).deletingLastPathComponent
+                let candidate = (sibling.isEmpty ? "." : sibling) + "/" + UnitDeclarations.fileName
+                if fm.fileExists(atPath: candidate) { unitFiles.append(candidate) }
             }
+        }
+        var units = UnitDeclarations()
+        for file in Set(unitFiles).sorted() {
+            guard let data = fm.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                throw SchemaReadError("cannot read '\(file)' (UTF-8 text expected). Fix: check the file and its permissions.")
+            }
+            try units.add(text: text, file: file)
         }
         var sources: [(file: String, text: String)] = []
         for file in files {
@@ -54,13 +68,33 @@ public enum SwiftSourceReader {
             }
             sources.append((file, text))
         }
-        return try read(sources: sources)
+        // A declaration naming nothing read is an error when whole folders were read (every type is there);
+        // reading single files, the folder's units file may name types in files not given.
+        let allFolders = paths.allSatisfy { path in
+            var isDirectory: ObjCBool = false
+            return fm.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        return try read(sources: sources, units: units, unknownUnitsAreErrors: allFolders)
+    }
+
+    /// Every `activity-push.units` file below `folder` (hidden folders skipped).
+    static func unitsFiles(below folder: String) -> [String] {
+        let base = URL(fileURLWithPath: folder)
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
+        var found: [String] = []
+        for case let url as URL in walker where url.lastPathComponent == UnitDeclarations.fileName {
+            found.append(folder.hasSuffix("/") ? folder + relative(url, base) : folder + "/" + relative(url, base))
+        }
+        return found.sorted()
     }
 
     /// Reads source text given in memory (`file` is the name used in locations and errors).
     /// - Throws: ``SchemaReadError`` for a syntax problem that prevents reading (naming file:line) or when
     ///   no source declares a type conforming to `ActivityAttributes`.
-    public static func read(sources: [(file: String, text: String)]) throws -> ActivitySchema {
+    /// - Parameter units: shapes declared in `activity-push.units` files (see ``UnitDeclarations``); a
+    ///   declaration naming no type or property read throws, naming its file:line.
+    public static func read(sources: [(file: String, text: String)], units: UnitDeclarations = UnitDeclarations(),
+                            unknownUnitsAreErrors: Bool = true) throws -> ActivitySchema {
         var all = SwiftDeclarations()
         for source in sources {
             do {
@@ -72,7 +106,10 @@ public enum SwiftSourceReader {
                 throw SchemaReadError("\(source.file):\(error.line): \(error.message). Fix: \(fix).")
             }
         }
-        var resolver = SwiftSchemaResolver(all)
+        var resolver = SwiftSchemaResolver(all, units: units)
+        if unknownUnitsAreErrors, let unknown = resolver.unknownUnitNames().first {
+            throw SchemaReadError("\(unknown.location): \(unknown.name) names no type, and no property of a type, in the Swift files read. Fix: write the type's qualified Swift name (Outer.Inner) or Type.property, as declared.")
+        }
         let types = resolver.activityAttributesTypes()
         guard !types.isEmpty else {
             let names = sources.map { ($0.file as NSString).lastPathComponent }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Events and times: `missing-event`, `invalid-event`, `missing-timestamp`, `invalid-timestamp`,
-/// `timestamp-in-milliseconds`, `timestamp-stale`, `timestamp-in-future`, `dismissal-date-ignored`,
+/// `timestamp-in-milliseconds`, `timestamp-not-integer`, `timestamp-stale`, `timestamp-in-future`, `dismissal-date-ignored`,
 /// `stale-date-in-past`, `relevance-score-invalid`.
 /// Source: Apple, "Starting and updating Live Activities with ActivityKit push notifications" (event, timestamp,
 /// stale-date, dismissal-date are UNIX seconds); device parser lines in spec §7.1.
@@ -116,6 +116,11 @@ extension PushCheck {
                    "\(name) \(n.lexeme) is not a time: APNs Live Activity times are UNIX seconds since 1970 (about \(JSONNumber.wholeText(now ?? 1_767_225_600)) now)",
                    fix: "send the current UNIX time in seconds")
             return nil
+        }
+        if v != v.rounded(.down) {
+            report(.timestampNotInteger, at: loc.path, loc.node.position,
+                   "\(name) \(n.lexeme) has a fractional part (e.g. Date.now()/1000); Apple's Live Activity times are whole UNIX seconds",
+                   fix: "floor it: \(JSONNumber.wholeText(v.rounded(.down)))")
         }
         return v
     }

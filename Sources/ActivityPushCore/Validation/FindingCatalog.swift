@@ -29,6 +29,7 @@ public enum FindingCatalog {
         .init(code: .timestampInMilliseconds, severity: .error, summary: "An `aps` time looks like milliseconds; APNs times are UNIX seconds."),
         .init(code: .timestampStale, severity: .warning, summary: "`timestamp` more than 10 minutes before now."),
         .init(code: .timestampInFuture, severity: .warning, summary: "`timestamp` more than 10 minutes after now."),
+        .init(code: .timestampNotInteger, severity: .warning, summary: "`timestamp`, `stale-date` or `dismissal-date` has a fractional part; Apple uses whole UNIX seconds."),
         .init(code: .missingContentState, severity: .error, summary: "No `aps.content-state`."),
         .init(code: .dismissalDateIgnored, severity: .warning, summary: "`dismissal-date` on start / update has no effect."),
         .init(code: .dismissalDateReferenceEpoch, severity: .warning, summary: "`dismissal-date` looks like seconds since 2001-01-01 and removes the activity at once (added code)."),
@@ -39,6 +40,7 @@ public enum FindingCatalog {
         .init(code: .missingAttributes, severity: .error, summary: "A start without `aps.attributes`."),
         .init(code: .attributesTypeMismatch, severity: .error, summary: "No `ActivityAttributes` type of that exact name."),
         .init(code: .missingAlertForStart, severity: .error, summary: "A start without an `aps.alert` holding both title and body."),
+        .init(code: .silentStart, severity: .warning, summary: "A start whose alert title and body are present but empty: it starts without a visible alert."),
         .init(code: .alertIncomplete, severity: .warning, summary: "An update / end alert without title or body."),
         .init(code: .misplacedSound, severity: .warning, summary: "`aps.sound` instead of `aps.alert.sound`."),
         .init(code: .startOnlyKey, severity: .warning, summary: "A start-only key on update / end."),
@@ -70,6 +72,7 @@ public enum FindingCatalog {
         .init(code: .missingExpiration, severity: .error, summary: "A broadcast request without `apns-expiration`."),
         .init(code: .missingPriority, severity: .error, summary: "A broadcast request without `apns-priority` (added code)."),
         .init(code: .topicOnBroadcast, severity: .error, summary: "`apns-topic` on a broadcast request."),
+        .init(code: .unknownHeader, severity: .warning, summary: "An `apns-*` request header APNs does not define."),
     ]
 
     public static func entry(_ code: FindingCode) -> Entry? { entries.first(where: { $0.code == code }) }
@@ -105,6 +108,9 @@ extension FindingCode {
     public static let attributesTypeMismatch: FindingCode = "attributes-type-mismatch"
     public static let missingAlertForStart: FindingCode = "missing-alert-for-start"
     public static let alertIncomplete: FindingCode = "alert-incomplete"
+    public static let silentStart: FindingCode = "silent-start"
+    public static let timestampNotInteger: FindingCode = "timestamp-not-integer"
+    public static let unknownHeader: FindingCode = "unknown-header"
     public static let misplacedSound: FindingCode = "misplaced-sound"
     public static let startOnlyKey: FindingCode = "start-only-key"
     public static let twoPushInputs: FindingCode = "two-push-inputs"

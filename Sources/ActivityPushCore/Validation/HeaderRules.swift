@@ -2,7 +2,8 @@ import Foundation
 
 /// APNs request header rules: `missing-push-type`, `wrong-push-type`, `missing-topic`, `wrong-topic-suffix`,
 /// `invalid-priority`, `expiration-zero-for-start`, `invalid-expiration`, `invalid-apns-id`,
-/// `collapse-id-too-long`, `missing-channel-id`, `missing-expiration`, `missing-priority`, `topic-on-broadcast`.
+/// `collapse-id-too-long`, `missing-channel-id`, `missing-expiration`, `missing-priority`, `topic-on-broadcast`,
+/// `unknown-header`.
 /// (`start-via-broadcast` needs the event and is reported in `Validator.swift`.)
 /// Source: Apple, "Sending notification requests to APNs", "Sending broadcast push notification requests to
 /// APNs"; spec §2.2–§2.3.
@@ -11,6 +12,8 @@ extension PushCheck {
     mutating func checkHeaders(_ h: APNsHeaders) {
         let broadcast = isBroadcast
         switch h["apns-push-type"] {
+        case nil where envelope != nil:
+            break  // FCM sets apns-push-type itself for a Live Activity token
         case nil:
             report(.missingPushType, at: "headers.apns-push-type", nil,
                    "no apns-push-type header; Live Activity pushes must say liveactivity or APNs treats them as alerts and the device ignores them",
@@ -45,6 +48,8 @@ extension PushCheck {
             }
         } else {
             switch h["apns-topic"] {
+            case nil where envelope != nil:
+                break  // FCM sets apns-topic (bundle id + .push-type.liveactivity) itself
             case nil:
                 report(.missingTopic, at: "headers.apns-topic", nil,
                        "no apns-topic; with token auth APNs requires it (400 MissingTopic)",
@@ -91,10 +96,41 @@ extension PushCheck {
                    "apns-id \"\(id)\" is not a UUID (APNs: BadMessageId)",
                    fix: "send a canonical lowercase UUID such as \(UUID().uuidString.lowercased()), or omit apns-id")
         }
+        checkUnknownHeaders(h)
         if let c = h["apns-collapse-id"], c.utf8.count > 64 {
             report(.collapseIDTooLong, at: "headers.apns-collapse-id", nil,
                    "apns-collapse-id is \(c.utf8.count) bytes; APNs allows 64 (BadCollapseId)",
                    fix: "shorten it to at most 64 bytes, e.g. a hash of the activity id")
+        }
+    }
+
+    /// The `apns-*` request headers APNs defines (device and broadcast requests). Source: Apple, "Sending
+    /// notification requests to APNs" (header table), "Sending broadcast push notification requests to APNs".
+    static let knownAPNsHeaders: [String] = [
+        "apns-push-type", "apns-topic", "apns-priority", "apns-expiration", "apns-id", "apns-collapse-id",
+        "apns-channel-id", "apns-request-id",
+    ]
+
+    /// `unknown-header`: an `apns-*` header APNs does not define is ignored; name the `aps` key or header meant.
+    mutating func checkUnknownHeaders(_ h: APNsHeaders) {
+        for field in h where field.name.hasPrefix("apns-") && !Self.knownAPNsHeaders.contains(field.name) {
+            let bare = String(field.name.dropFirst("apns-".count))
+            let apsKey = LiveActivityKeys.all.contains(bare) ? bare : LiveActivityKeys.intendedKey(for: bare)
+            // The closest known header: a small edit distance, or the same first four letters (apns-expiry).
+            let nearest = Self.knownAPNsHeaders.map { ($0, editDistance($0, field.name)) }.min(by: { $0.1 < $1.1 })
+                .flatMap { $0.1 <= 3 ? $0 : nil }
+                ?? Self.knownAPNsHeaders.first(where: { bare.count >= 4 && $0.dropFirst(5).hasPrefix(bare.prefix(4)) }).map { ($0, 0) }
+            let fix: String
+            if let apsKey, LiveActivityKeys.all.contains(apsKey) {
+                fix = "\(field.name) is not a header: send \"\(apsKey)\" inside aps in the body"
+            } else if let nearest {
+                fix = "rename the header to \(nearest.0)"
+            } else {
+                fix = "remove it; APNs defines \(Self.knownAPNsHeaders.joined(separator: ", "))"
+            }
+            report(.unknownHeader, at: "headers." + field.name, nil,
+                   "\(field.name) is not an APNs request header; APNs ignores it, so it has no effect",
+                   fix: fix)
         }
     }
 }

@@ -7,11 +7,11 @@ extension PushCheck {
     var bodyLimit: Int { isBroadcast ? 5120 : 4096 }
 
     /// `payload-too-large` on the whole body.
-    mutating func checkBodySize(_ body: [UInt8]) {
-        if body.count > bodyLimit {
+    mutating func checkBodySize(_ size: Int) {
+        if size > bodyLimit {
             report(.payloadTooLarge, at: "$", .start,
-                   "the body is \(body.count) bytes; APNs refuses bodies over \(bodyLimit) bytes for \(isBroadcast ? "broadcast" : "Live Activity") pushes (413 PayloadTooLarge)",
-                   fix: "remove \(body.count - bodyLimit) bytes: shorten or downsample content-state, drop whitespace (send compact JSON)")
+                   "the body is \(size) bytes; APNs refuses bodies over \(bodyLimit) bytes for \(isBroadcast ? "broadcast" : "Live Activity") pushes (413 PayloadTooLarge)",
+                   fix: "remove \(size - bodyLimit) bytes: shorten or downsample content-state, drop whitespace (send compact JSON)")
         }
     }
 

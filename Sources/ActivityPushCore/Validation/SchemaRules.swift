@@ -154,6 +154,8 @@ struct ShapeJudge {
             judgeFloatingRange(node, n, name)
         case .date:
             judgeDate(node)
+        case .customDate(let encoding):
+            judgeCustomDate(node, encoding)
         case .url:
             guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
             if s.isEmpty || URL(string: s) == nil {
@@ -198,54 +200,34 @@ struct ShapeJudge {
         }
     }
 
-    /// A number the floating type cannot hold (overflow to infinity, or a non-zero value that underflows to 0)
-    /// fails to decode.
+    /// A number the floating type cannot hold after rounding (overflow to infinity, or a non-zero value that
+    /// rounds to 0; `Float16` only overflow) fails to decode — see ``DecodedNumber``.
     private mutating func judgeFloatingRange(_ node: JSONNode, _ n: JSONNumber, _ name: String) {
-        let v = n.doubleValue
-        let limit: Double
-        let smallest: Double
-        switch name {
-        case "Float", "Float32": (limit, smallest) = (Double(Float.greatestFiniteMagnitude), Double(Float.leastNonzeroMagnitude))
-        case "Float16": (limit, smallest) = (65504, 5.960464477539063e-08)
-        default: (limit, smallest) = (Double.greatestFiniteMagnitude, Double.leastNonzeroMagnitude)
-        }
-        if !v.isFinite || abs(v) > limit || (v != 0 && abs(v) < smallest) || (v == 0 && n.lexeme.contains(where: { "123456789".contains($0) })) {
-            add(.typeMismatch, path, node.position,
-                "the app's type declares this as \(name); \(n.lexeme) is outside its range, so decoding fails",
-                fix: "send a number within ±\(limit)")
-        }
+        if DecodedNumber.floatingFits(n, name: name) { return }
+        let limit = DecodedNumber.floatingLimit(name)
+        add(.typeMismatch, path, node.position,
+            "the app's type declares this as \(name); \(n.lexeme) rounds to \(n.doubleValue == 0 || n.doubleValue.magnitude < 1 ? "zero (too small)" : "infinity (too large)") in \(name), so decoding fails",
+            fix: "send a number within ±\(limit)\(name == "Float16" ? "" : ", or 0 instead of a value below the smallest subnormal")")
     }
 
+    /// Judged on the exact lexeme at both ends of every width (``DecodedNumber/integer(_:fits:)``).
     private mutating func judgeInteger(_ node: JSONNode, _ kind: IntegerKind) {
         guard let n = node.value.numberValue else {
             return mismatch(node, path, kind.name,
                             fix: node.value.stringValue.flatMap { Int64($0) }.map { "send the number without quotes: \($0)" })
         }
-        // JSONDecoder accepts integral numbers written as 3.0 or 3e2 for Int; a fraction fails.
-        if let v = n.integralValue {
-            if v < kind.min || (v >= 0 && UInt64(v) > kind.maxUnsigned) {
-                add(.integerOutOfRange, path, node.position,
-                    "the app's type declares this as \(kind.name) (\(kind.min)…\(kind.maxUnsigned)); \(n.lexeme) is outside that range, so decoding fails",
-                    fix: "send a value within \(kind.min)…\(kind.maxUnsigned), or widen the Swift type")
-            }
+        switch DecodedNumber.integer(n, fits: kind) {
+        case .fits:
             return
-        }
-        let d = n.doubleValue
-        if !n.isIntegerLexeme, d.isFinite, d == d.rounded(), d >= 0, d < 18_446_744_073_709_551_616.0 {
-            // Written with an exponent or ".0" beyond Int64: JSONDecoder accepts it for UInt64 / UInt when it fits.
-            if UInt64(d) <= kind.maxUnsigned { return }
-        }
-        if n.isIntegerLexeme || (d == d.rounded()) {
-            // Beyond Int64: only UInt64 / UInt can hold it.
-            if !n.isNegative, let u = UInt64(n.lexeme), u <= kind.maxUnsigned { return }
+        case .outOfRange:
             add(.integerOutOfRange, path, node.position,
-                "the app's type declares this as \(kind.name); \(n.lexeme) does not fit, so decoding fails",
-                fix: "send a value within \(kind.min)…\(kind.maxUnsigned)")
-            return
+                "the app's type declares this as \(kind.name) (\(kind.min)…\(kind.maxUnsigned)); \(n.lexeme) is outside what the decoder reads into it, so decoding fails",
+                fix: "send a whole number within \(kind.min)…\(kind.maxUnsigned) written without fraction or exponent, or widen the Swift type")
+        case .fraction:
+            add(.typeMismatch, path, node.position,
+                "the app's type declares this as \(kind.name) but the payload has \(n.lexeme), which has a fraction; the default decoder refuses it and the push is dropped",
+                fix: "send a whole number (\(JSONNumber.wholeText(n.doubleValue.rounded()))), or make the Swift property Double")
         }
-        add(.typeMismatch, path, node.position,
-            "the app's type declares this as \(kind.name) but the payload has \(n.lexeme), which has a fraction; the default decoder refuses it and the push is dropped",
-            fix: "send a whole number (\(JSONNumber.wholeText(n.doubleValue.rounded()))), or make the Swift property Double")
     }
 
     private mutating func judgeDate(_ node: JSONNode) {
@@ -279,6 +261,50 @@ struct ShapeJudge {
                 fix: fix)
         default:
             mismatch(node, path, "Date", fix: "send a number of seconds since 2001-01-01 00:00:00 UTC")
+        }
+    }
+
+    /// A date the app decodes itself (custom single-value `init(from:)` or `activity-push.units`).
+    private mutating func judgeCustomDate(_ node: JSONNode, _ encoding: DateEncoding) {
+        let nowUnix = Date().timeIntervalSince1970
+        switch encoding {
+        case .referenceSeconds:
+            judgeDate(node)
+        case .iso8601:
+            guard let s = node.value.stringValue else {
+                return mismatch(node, path, "Date read as an ISO 8601 string", fix: "send a string such as \"2026-01-01T00:00:00Z\"")
+            }
+            if Self.parseISO8601(s) == nil {
+                add(.typeMismatch, path, node.position,
+                    "the app decodes this Date from an ISO 8601 string; \"\(s.prefix(40))\" is not one, so decoding fails",
+                    fix: "send a string such as \"2026-01-01T00:00:00Z\"")
+            }
+        case .unixSeconds, .unixMilliseconds:
+            let unit = encoding == .unixSeconds ? "UNIX seconds" : "UNIX milliseconds"
+            guard let n = node.value.numberValue else {
+                if let s = node.value.stringValue {
+                    return add(.dateNotNumeric, path, node.position,
+                               "the app decodes this Date from a number of \(unit); the string \"\(s.prefix(40))\" fails to decode",
+                               fix: "send a number of \(unit), e.g. \(JSONNumber.wholeText(encoding == .unixSeconds ? nowUnix : nowUnix * 1000))")
+                }
+                return mismatch(node, path, "Date read as \(unit)", fix: "send a number of \(unit)")
+            }
+            let v = n.doubleValue
+            guard v.isFinite else { return mismatch(node, path, "Date read as \(unit)") }
+            let seconds = encoding == .unixSeconds ? v : v / 1000
+            if encoding == .unixSeconds, v >= 1.0e11 {
+                add(.typeMismatch, path, node.position,
+                    "the app decodes this Date as UNIX seconds; \(n.lexeme) looks like milliseconds and lands thousands of years ahead",
+                    fix: "send \(JSONNumber.wholeText((v / 1000).rounded(.down))) (= \(n.lexeme) / 1000)")
+            } else if encoding == .unixMilliseconds, v > 0, v < 1.0e11 {
+                add(.typeMismatch, path, node.position,
+                    "the app decodes this Date as UNIX milliseconds; \(n.lexeme) looks like seconds and lands in January 1970",
+                    fix: "send \(JSONNumber.wholeText(v * 1000)) (= \(n.lexeme) × 1000)")
+            } else if abs(seconds + Self.referenceOffset - nowUnix) < 86_400 * 366 * 5 {
+                add(.typeMismatch, path, node.position,
+                    "the app decodes this Date as \(unit); \(n.lexeme) looks like seconds since 2001-01-01 and lands ~31 years early",
+                    fix: "send \(unit) (add 978307200 seconds)")
+            }
         }
     }
 
@@ -329,7 +355,10 @@ struct ShapeJudge {
     }
 
     private mutating func judgeObject(_ node: JSONNode, _ s: StructShape, region: Region) {
-        guard let members = node.value.members else { return mismatch(node, path, s.name + " (a JSON object)") }
+        guard let members = node.value.members else {
+            if s.decodesFromAnyValue { return }  // stores nothing: the decoder reads nothing
+            return mismatch(node, path, s.name + " (a JSON object)")
+        }
         for p in s.properties {
             if let m = members.first(where: { $0.key == p.key }) {
                 descend(p.key) { $0.judge(m.value, p.shape, region: region) }
@@ -393,23 +422,44 @@ struct ShapeJudge {
                 "\(n.lexeme) is not a raw value of \(e.name) (\(raws.joined(separator: ", "))); decoding fails",
                 fix: "send one of \(raws.joined(separator: ", "))")
         case nil:
-            // Keyed form: {"caseName": {associated values}}.
+            // Keyed form: {"caseKey": {associated values}}. The decoder sees only keys that are case keys; it
+            // needs exactly one, and ignores the rest.
             guard let members = node.value.members else {
-                let asCase = node.value.stringValue.flatMap { s in e.cases.first(where: { $0.name == s }) }
+                let asCase = node.value.stringValue.flatMap { s in e.cases.first(where: { $0.key == s }) }
                 return mismatch(node, path, e.name + " (an enum without raw values, encoded as {\"case\": {…}})",
-                                fix: asCase.map { "send {\"\($0.name)\": {}}" })
+                                fix: asCase.map { "send {\"\($0.key)\": {}}" })
             }
-            guard members.count == 1, let m = members.first else {
-                add(.typeMismatch, path, node.position,
-                    "the app's type declares this as \(e.name), encoded as an object with exactly one key (the case name); it has \(members.count)",
-                    fix: "send {\"<case>\": {…}} with one of \(e.cases.map(\.name).joined(separator: ", "))")
+            let caseKeys = e.cases.map(\.key).joined(separator: ", ")
+            let present = members.filter { m in e.cases.contains(where: { $0.key == m.key }) }
+            if present.count > 1 {
+                add(.typeMismatch, path + "." + present[1].key, present[1].keyPosition,
+                    "\(e.name) is encoded as an object with exactly one case key; this one has \(present.count) (\(present.map { "\"\($0.key)\"" }.joined(separator: ", "))), so decoding fails",
+                    fix: "keep one of \(present.map { "\"\($0.key)\"" }.joined(separator: ", "))")
                 return
             }
-            guard let c = e.cases.first(where: { $0.name == m.key }) else {
-                add(.enumValueInvalid, path + "." + m.key, m.keyPosition,
-                    "\"\(m.key)\" is not a case of \(e.name) (\(e.cases.map(\.name).joined(separator: ", "))); decoding fails",
-                    fix: e.cases.first(where: { $0.name.lowercased() == m.key.lowercased() }).map { "write \"\($0.name)\"" }
-                        ?? "use one of \(e.cases.map(\.name).joined(separator: ", "))")
+            guard let m = present.first, let c = e.cases.first(where: { $0.key == m.key }) else {
+                if let wrong = members.first {
+                    add(.enumValueInvalid, path + "." + wrong.key, wrong.keyPosition,
+                        "\(members.count == 1 ? "\"\(wrong.key)\" is" : "none of \(members.map { "\"\($0.key)\"" }.joined(separator: ", ")) is") not a case of \(e.name) (\(caseKeys)); decoding fails",
+                        fix: members.lazy.compactMap { m in e.cases.first(where: { $0.key.lowercased() == m.key.lowercased() }) }.first.map { "write \"\($0.key)\"" }
+                            ?? "use one of \(caseKeys)")
+                } else {
+                    add(.typeMismatch, path, node.position,
+                        "\(e.name) is encoded as {\"<case>\": {…}}; this object has no case key, so decoding fails",
+                        fix: "send {\"<case>\": {…}} with one of \(caseKeys)")
+                }
+                return
+            }
+            for other in members where other.key != m.key {
+                reportIgnoredKey(other, in: e.name, known: e.cases.map(\.key), region: region,
+                                 why: "\"\(other.key)\" is not a case of \(e.name); the decoder ignores it (only the case key \"\(m.key)\" is read)")
+            }
+            if case .null = m.value.value { return }  // null-value is reported by the placement rules
+            guard m.value.value.members != nil else {
+                add(.typeMismatch, path + "." + m.key, m.value.position,
+                    "\(e.name).\(c.name) decodes from an object holding its associated values (\"{}\" when it has none); the payload has \(m.value.value.kindWithArticle), so decoding fails",
+                    fix: c.associatedValues.isEmpty ? "send {\"\(m.key)\": {}}"
+                        : "send {\"\(m.key)\": {\(c.associatedValues.map { "\"\($0.key)\": …" }.joined(separator: ", "))}}")
                 return
             }
             let fields = StructShape(name: "\(e.name).\(c.name)",
@@ -417,6 +467,22 @@ struct ShapeJudge {
                                          StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: "\($0.shape)")
                                      })
             descend(m.key) { $0.judgeObject(m.value, fields, region: region) }
+        }
+    }
+
+    /// A key next to an enum's case key: the decoder ignores it. In `attributes` the device's stricter rule
+    /// (unknown keys reject the start) applies as for a struct; in `content-state` it is a warning.
+    private mutating func reportIgnoredKey(_ m: JSONMember, in typeName: String, known: [String], region: Region, why: String) {
+        let keyPath = path + "." + m.key
+        switch region {
+        case .attributes:
+            add(.unknownAttributeKey, keyPath, m.keyPosition,
+                why + "; the device rejects the whole start when attributes hold a key the type does not read",
+                fix: "remove \"\(m.key)\" (\(typeName) reads one of: \(known.joined(separator: ", ")))")
+        case .contentState:
+            add(.unknownContentStateKey, severity: strict ? .error : .warning, keyPath, m.keyPosition,
+                why + ", so its value never reaches the activity",
+                fix: "remove \"\(m.key)\"")
         }
     }
 }

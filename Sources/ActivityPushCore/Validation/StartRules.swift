@@ -1,13 +1,14 @@
 import Foundation
 
-/// Push-to-start and alert rules: `missing-alert-for-start`, `alert-incomplete`, `misplaced-sound`,
+/// Push-to-start and alert rules: `missing-alert-for-start`, `silent-start`, `alert-incomplete`, `misplaced-sound`,
 /// `missing-attributes-type`, `missing-attributes`, `attributes-not-object`, `start-only-key`,
 /// `two-push-inputs`, `invalid-input-push-token`, `invalid-input-push-channel`.
 /// Source: Apple, "Starting and updating Live Activities with ActivityKit push notifications" (start needs
 /// attributes-type, attributes, alert; iOS 18 input-push-token / input-push-channel); device parser [R1] reads
 /// alert title/body/sound and builds an alert only when both title and body are present.
 extension PushCheck {
-    /// `missing-alert-for-start`, `alert-incomplete`, `misplaced-sound`.
+    /// `missing-alert-for-start`, `silent-start`, `alert-incomplete`, `misplaced-sound`. On a start, present
+    /// `title`/`body` keys count even with empty strings (LoopFollow PR #638 starts activities silently so).
     mutating func checkAlert() {
         if let sound = aps?.member("sound") {
             report(.misplacedSound, at: "aps.sound", sound.keyPosition,
@@ -25,17 +26,26 @@ extension PushCheck {
             return
         }
         var missing: [String] = []
+        var blank: [String] = []
         if let members = alert.node.value.members {
             for part in ["title", "body"] {
                 guard let v = members.first(where: { $0.key == part })?.value else { missing.append(part); continue }
                 switch v.value {
                 case .string(let s) where !s.allSatisfy(\.isWhitespace): continue
+                // Present but empty: the device still builds the alert (a start is kept), but shows no text.
+                case .string: if isStart { blank.append(part) } else { missing.append(part) }
                 case .object(let m) where m.contains(where: { $0.key == "loc-key" }): continue
                 default: missing.append(part)
                 }
             }
         } else {
             missing = ["title", "body"]
+        }
+        if missing.isEmpty, blank.count == 2 {
+            report(.silentStart, at: alert.path, alert.node.position,
+                   "aps.alert has title and body, both empty: the device keeps the start (the keys are present) and the activity starts without a visible alert",
+                   fix: "nothing to fix if a silent start is meant (keep both keys, even empty — without them the start is dropped); otherwise give title and body text")
+            return
         }
         guard !missing.isEmpty else { return }
         let what = alert.node.value.members == nil

@@ -18,7 +18,10 @@ public struct Validator: Sendable {
 
     /// Checks one body and, when given, its APNs request headers.
     /// - Parameters:
-    ///   - body: the exact bytes sent to APNs (UTF-8 JSON).
+    ///   - body: the exact bytes sent to APNs (UTF-8 JSON) — or a Firebase Cloud Messaging v1 message
+    ///     (`{"message": {"apns": {"live_activity_token", "headers", "payload"}}}` or the message itself): then
+    ///     `apns.payload` is judged as the body and `apns.headers` as headers, with paths and positions into
+    ///     the message (``FCMEnvelope``).
     ///   - headers: request headers (names case-insensitive); nil skips header rules. A `:path` starting
     ///     `/4/broadcasts/` or an `apns-channel-id` header makes it a broadcast request.
     ///   - nowUnixSeconds: the clock for staleness rules, UNIX seconds; nil skips them.
@@ -33,7 +36,8 @@ public struct Validator: Sendable {
 /// findings so far. Rules are extensions of this type, one file per group.
 struct PushCheck {
     let validator: Validator
-    let headers: APNsHeaders?
+    /// The request headers judged: those given, and for an FCM message those in `apns.headers` (given ones win).
+    var headers: APNsHeaders?
     let now: Double?
     var findings: [Finding] = []
 
@@ -42,6 +46,8 @@ struct PushCheck {
     var aps: JSONNode?
     /// The event as written, when it is one of start / update / end.
     var event: LiveActivityEvent?
+    /// Set when the body is an FCM v1 message: the APNs payload inside it is judged, paths point into it.
+    var envelope: FCMEnvelope?
 
     init(validator: Validator, headers: APNsHeaders?, now: Double?) {
         self.validator = validator
@@ -83,18 +89,40 @@ struct PushCheck {
     static let parseLimit = 1 << 20
 
     mutating func run(body: [UInt8]) {
-        checkBodySize(body)
         if body.count > Self.parseLimit {
+            checkBodySize(body.count)
             if let headers { checkHeaders(headers) }
             return
         }
         let document = JSONReader.read(body)
         reportJSONProblems(document.problems)
+        let bodyFindings = findings.count  // findings before this point carry paths into the whole document
+        var headerPositions: [String: SourcePosition] = [:]
         defer {
             if let headers { checkHeaders(headers) }
+            if let envelope { moveIntoEnvelope(envelope, from: bodyFindings, headerPositions: headerPositions) }
             findings.sort(by: Self.order)
         }
-        guard let rootNode = document.root else { return }
+        guard var rootNode = document.root else { return checkBodySize(body.count) }
+        var bodySize = body.count
+        if let found = FCMEnvelope(root: rootNode) {
+            envelope = found
+            if let (fromEnvelope, positions) = found.requestHeaders {
+                var merged = fromEnvelope
+                for field in headers ?? APNsHeaders() { merged[field.name] = field.value }
+                headers = merged
+                headerPositions = positions
+            }
+            guard let payload = found.payload?.value else {
+                report(.missingAPS, at: "$", found.apns.position,
+                       "this FCM message has no \(found.apnsPath).payload, so FCM sends APNs no Live Activity body",
+                       fix: "put the APNs body in \(found.apnsPath).payload: {\"aps\": {\"timestamp\": …, \"event\": …, \"content-state\": {…}}}")
+                return
+            }
+            rootNode = payload
+            bodySize = JSONWriter.compact(payload.value).utf8.count  // what FCM sends to APNs
+        }
+        checkBodySize(bodySize)
         guard rootNode.value.members != nil else {
             report(.missingAPS, at: "$", rootNode.position,
                    "the body is JSON \(rootNode.value.kindWithArticle), not an object with an \"aps\" dictionary; the device ignores it",
@@ -112,11 +140,28 @@ struct PushCheck {
         checkAlert()
         checkStartKeys()
         checkSchema()
-        checkPartSizes(bodySize: body.count)
+        checkPartSizes(bodySize: bodySize)
         if isBroadcast, event == .start, let ev = locate("event") {
             report(.startViaBroadcast, at: ev.path, ev.node.position,
                    "a broadcast push cannot start a Live Activity; APNs delivers it but no activity starts",
                    fix: "send the start to each device's push-to-start token (POST /3/device/<token>); use the channel for update and end")
+        }
+    }
+
+    /// Rewrites the paths of the findings from `start` on into the FCM envelope; header findings get the
+    /// position of the header's name in `apns.headers` when it came from there.
+    mutating func moveIntoEnvelope(_ envelope: FCMEnvelope, from start: Int, headerPositions: [String: SourcePosition]) {
+        for i in findings.indices where i >= start {
+            let path = findings[i].path
+            if path.hasPrefix("headers.") {
+                guard let position = headerPositions[String(path.dropFirst("headers.".count))] else { continue }
+                findings[i].line = position.line
+                findings[i].column = position.column
+            } else if path == "$", let payload = envelope.payload {
+                findings[i].line = payload.value.position.line
+                findings[i].column = payload.value.position.column
+            }
+            findings[i].path = envelope.envelopePath(path)
         }
     }
 

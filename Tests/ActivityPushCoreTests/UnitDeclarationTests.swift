@@ -1,0 +1,66 @@
+import XCTest
+@testable import ActivityPushCore
+
+/// Units the reader cannot see (issue 13, item 4): single-value custom decoders are read, and
+/// `activity-push.units` next to the sources declares the rest, so `check` judges them instead of skipping.
+final class UnitDeclarationTests: XCTestCase {
+    private let units = SchemaTestSupport.repository.appendingPathComponent("Fixtures/units").path
+
+    private func codes(_ schema: ActivitySchema, _ contentState: String, attributes: String? = nil) -> [String] {
+        let body: String
+        if let attributes {
+            body = #"{"aps": {"timestamp": 1767225600, "event": "start", "attributes-type": "\#(schema.types[0].name)", "attributes": \#(attributes), "content-state": \#(contentState), "alert": {"title": "t", "body": "b"}}}"#
+        } else {
+            body = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": "# + contentState + "}}"
+        }
+        return Validator(schema: schema).check(body: Array(body.utf8), nowUnixSeconds: 1_767_225_600).findings.map(\.code.rawValue)
+    }
+
+    func testSingleValueCustomDecodersAreRead() throws {
+        let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.fixture("CustomDecoders.swift")])
+        let t = try XCTUnwrap(schema.type(named: "CourierAttributes"))
+        let cs = try XCTUnwrap(t.contentState.object)
+        XCTAssertEqual(cs.properties.map { "\($0.key): \($0.shape.brief)" },
+                       ["departedAt: Date(unix-seconds)", "eta: Date(unix-milliseconds)?", "updated: Date(iso8601)", "gate: String"])
+        XCTAssertEqual(t.attributes.object?.properties.map(\.shape.brief), ["String"])
+        let valid = #"{"departedAt": 1767225600, "eta": 1767229200000, "updated": "2026-01-01T00:00:00Z", "gate": "B4"}"#
+        XCTAssertEqual(codes(schema, valid), [])
+        XCTAssertEqual(codes(schema, #"{"departedAt": 788918400, "eta": 1767229200, "updated": 1767225600, "gate": 4}"#),
+                       ["type-mismatch", "type-mismatch", "type-mismatch", "type-mismatch"])
+        XCTAssertEqual(codes(schema, #"{"departedAt": "2026-01-01T00:00:00Z", "updated": "yesterday", "gate": "B4"}"#),
+                       ["date-not-numeric", "type-mismatch"])
+    }
+
+    func testDeclaredUnitsAreJudged() throws {
+        let schema = try SwiftSourceReader.read(paths: [units])
+        let t = try XCTUnwrap(schema.type(named: "HomeAttributes"))
+        XCTAssertEqual(t.contentState.object?.properties.map { "\($0.key): \($0.shape.brief)" },
+                       ["state: String", "last_changed: Date(unix-seconds)"])
+        XCTAssertEqual(t.attributes.object?.properties.map { "\($0.key): \($0.shape.brief)" },
+                       ["entityID: String", "expiresAt: Date(unix-seconds)"])
+        XCTAssertEqual(codes(schema, #"{"state": "on", "last_changed": 1767225600}"#), [])
+        XCTAssertEqual(codes(schema, #"{"state": "on", "last_changed": 788918400}"#), ["type-mismatch"])
+        XCTAssertEqual(codes(schema, #"{"state": "on", "last_changed": 1767225600}"#, attributes: #"{"entityID": "light.kitchen", "expiresAt": "soon"}"#),
+                       ["date-not-numeric"])
+        // Without the declarations the same types are not judged (info only).
+        let swift = try String(contentsOfFile: units + "/HomeAttributes.swift", encoding: .utf8)
+        let bare = try SwiftSourceReader.read(sources: [("HomeAttributes.swift", swift)])
+        XCTAssertEqual(Set(codes(bare, #"{"state": "on", "last_changed": 788918400}"#)), ["schema-unresolved"])
+        XCTAssertTrue(bare.types[0].contentState.unresolvedReason?.contains(UnitDeclarations.fileName) ?? false)
+    }
+
+    func testBadDeclarationsAreNamedWithFileAndLine() {
+        var declarations = UnitDeclarations()
+        XCTAssertThrowsError(try declarations.add(text: "# ok\nEpochSecondsDate seconds\n", file: "activity-push.units")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("activity-push.units:2") && text.contains("unix-seconds"), text)
+        }
+        XCTAssertThrowsError(try declarations.add(text: "A unix-seconds extra\n", file: "u")) { XCTAssertTrue("\($0)".contains("u:1")) }
+        XCTAssertThrowsError(try declarations.add(text: "A: string\nA bool\n", file: "u")) { XCTAssertTrue("\($0)".contains("already declared at u:1")) }
+        var unknown = UnitDeclarations()
+        XCTAssertNoThrow(try unknown.add(text: "Nowhere.at unix-seconds\n", file: "u"))
+        XCTAssertThrowsError(try SwiftSourceReader.read(sources: [("A.swift", "struct A: ActivityAttributes { struct ContentState: Codable, Hashable {} }")], units: unknown)) {
+            XCTAssertTrue("\($0)".contains("u:1: Nowhere.at names no type"), "\($0)")
+        }
+    }
+}
