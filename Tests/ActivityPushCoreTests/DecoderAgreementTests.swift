@@ -69,6 +69,28 @@ final class DecoderAgreementTests: XCTestCase {
         XCTAssertEqual(try codes(swift, contentState: #"{"live": {"score": 1}, "waiting": {}}"#), ["type-mismatch"])
     }
 
+    func testRawValueEnumsCompareWhatTheDecoderReadsForTheRawType() throws {
+        let swift = attributesSwift("struct ContentState: Codable, Hashable { var f: FR?; var d: DR?; var i: IR?; var u: UR?; var s: SR? }", """
+            enum FR: Float, Codable, Hashable { case third = 0.333, half = 0.5 }
+            enum DR: Double, Codable, Hashable { case third = 0.333, half = 0.5 }
+            enum IR: Int8, Codable, Hashable { case zero = 0, big = 127 }
+            enum UR: UInt64, Codable, Hashable { case top = 18446744073709551615, small = 9007199254740993 }
+            enum SR: String, Codable, Hashable { case low, high = "HIGH" }
+            """)
+        let table: [(String, String, Bool)] = [
+            ("f", "0.333", true), ("f", "0.33300001", true), ("f", "333e-3", true), ("f", "1e39", false), ("f", "0.334", false),
+            ("d", "0.333", true), ("d", "0.33300001", false), ("d", "333e-3", true),
+            ("i", "0", true), ("i", "-0", true), ("i", "0.0", true), ("i", "1.27e2", true), ("i", "127.0", true), ("i", "300", false),
+            ("u", "18446744073709551615", true), ("u", "9007199254740993", true), ("u", "9007199254740992", false),
+            ("u", "9007199254740993.0", true), ("u", "1.8446744073709551615e19", false),
+            ("s", #""low""#, true), ("s", #""HIGH""#, true), ("s", #""high""#, false), ("s", #""Low""#, false),
+        ]
+        for (key, value, accepted) in table {
+            let found = try codes(swift, contentState: #"{""# + key + #"": "# + value + "}")
+            XCTAssertEqual(found.isEmpty, accepted, "\(key) \(value): \(found)")
+        }
+    }
+
     // MARK: 2. integers on the exact lexeme, every width at both ends
 
     func testEveryIntegerWidthAtBothEnds() throws {

@@ -394,7 +394,14 @@ final class DecoderOracleTests: XCTestCase {
                     var list = [("bad enum value", #""zz_not_a_case""#), ("number for enum", "1")]
                     if let raw = e.cases.first?.rawValue, raw.uppercased() != raw { list.append(("wrong case", JSONWriter.quoted(raw.uppercased()))) }
                     return list
-                case .integer?, .floating?: return [("bad enum value", "999983"), ("string for enum", #""1""#)]
+                case .integer?:
+                    var list = [("bad enum value", "999983"), ("string for enum", #""1""#)]
+                    if let raw = e.cases.first?.rawValue { list += [("raw value as x.0", raw + ".0"), ("raw value with exponent", raw + "e0")] }
+                    return list
+                case .floating?:
+                    var list = [("bad enum value", "999983"), ("string for enum", #""1""#)]
+                    if let raw = e.cases.first?.rawValue { list.append(("raw value with exponent", raw + "e0")) }
+                    return list
                 case nil: return [("string for keyed enum", JSONWriter.quoted(e.cases.first?.key ?? "x"))]
                 }
             case .unresolved: return []

@@ -63,4 +63,27 @@ final class UnitDeclarationTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("u:1: Nowhere.at names no type"), "\($0)")
         }
     }
+
+    /// `schema --format json` then `check --schema` keeps what is new here: custom dates, types that store
+    /// nothing, renamed keyed-enum cases.
+    func testSchemaDescriptionRoundTripKeepsTheNewShapes() throws {
+        let swift = """
+            import ActivityKit
+            struct Marker: Codable, Hashable {}
+            enum Mode: Codable, Hashable { case idle, busy(level: Int); enum CodingKeys: String, CodingKey { case idle = "Idle", busy = "Busy" } }
+            struct Stamp: Codable, Hashable {
+                var date: Date
+                init(from decoder: Decoder) throws { date = Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self)) }
+            }
+            struct R: ActivityAttributes { struct ContentState: Codable, Hashable { var marker: Marker; var mode: Mode; var at: Stamp } }
+            """
+        let schema = try SwiftSourceReader.read(sources: [("R.swift", swift)])
+        let reread = try ActivitySchemaDescription.read(JSONReader.read(Array(JSONWriter.compact(ActivitySchemaDescription.json(schema)).utf8)).root!.value)
+        for cs in [#"{"marker": "x", "mode": {"Busy": {"level": 1}}, "at": 1767225600}"#,
+                   #"{"marker": 1, "mode": {"busy": {"level": 1}}, "at": 788918400}"#,
+                   #"{"marker": [], "mode": {"Idle": {}, "note": 1}, "at": "2026-01-01"}"#] {
+            XCTAssertEqual(codes(schema, cs), codes(reread, cs), cs)
+        }
+        XCTAssertEqual(codes(schema, #"{"marker": "x", "mode": {"Busy": {"level": 1}}, "at": 1767225600}"#), [])
+    }
 }

@@ -200,13 +200,17 @@ public struct EnumShape: Sendable {
     public var location: SwiftSourceLocation?
     /// nil for enums without a raw type (keyed form).
     public var rawType: RawType?
+    /// The raw type's Swift name (`Float`, `Double`, `Int8`…) when known: a `Float` raw value is compared after
+    /// rounding the JSON number to `Float`, as the decoder does.
+    public var rawTypeName: String?
     public var cases: [Case]
 
-    public init(name: String, location: SwiftSourceLocation? = nil, rawType: RawType?, cases: [Case]) {
+    public init(name: String, location: SwiftSourceLocation? = nil, rawType: RawType?, cases: [Case], rawTypeName: String? = nil) {
         self.name = name
         self.location = location
         self.rawType = rawType
         self.cases = cases
+        self.rawTypeName = rawTypeName
     }
 }
 

@@ -66,6 +66,7 @@ public enum ActivitySchemaDescription {
             case nil: raw = .null
             }
             pairs.append(("rawType", raw))
+            if let rawName = e.rawTypeName { pairs.append(("rawSwiftType", .string(rawName))) }
             pairs.append(("cases", .arr(e.cases.map { c in
                 var casePairs: [(String, JSONValue)] = [("name", .string(c.name))]
                 if c.key != c.name { casePairs.append(("key", .string(c.key))) }

@@ -92,7 +92,7 @@ extension ActivitySchemaDescription {
                     }
                 }
                 return EnumShape.Case(name: name, rawValue: raw, associatedValues: associated, key: c["key"]?.value.stringValue)
-            }))
+            }, rawTypeName: str("rawSwiftType")))
         default:
             throw SchemaReadError("\(path): unknown shape kind \"\(kind)\"")
         }

@@ -435,11 +435,12 @@ struct SwiftSchemaResolver {
     private mutating func enumShape(_ decl: SwiftTypeDecl, location: SwiftSourceLocation) -> ValueShape {
         let name = decl.qualifiedName
         var rawType: EnumShape.RawType?
+        var rawTypeName: String?
         if let first = decl.inherited.first {
             switch shape(of: first, scope: Array(decl.path.dropLast())) {
             case .string, .character: rawType = .string
             case .integer(let kind): rawType = .integer(kind)
-            case .floating: rawType = .floating
+            case .floating(let floatingName): rawType = .floating; rawTypeName = floatingName
             default: rawType = nil
             }
         }
@@ -454,6 +455,7 @@ struct SwiftSchemaResolver {
         }
         var cases: [EnumShape.Case] = []
         var next: Int64 = 0
+        var nextUnsigned: UInt64?
         var nextFloat: Double = 0
         for c in decl.cases {
             switch rawType {
@@ -461,9 +463,17 @@ struct SwiftSchemaResolver {
                 if case .string(let s)? = c.raw { cases.append(.init(name: c.name, rawValue: s)) }
                 else { cases.append(.init(name: c.name, rawValue: c.name)) }
             case .integer?:
-                if case .integer(let text)? = c.raw, let v = Self.integerValue(text) { next = v }
-                cases.append(.init(name: c.name, rawValue: String(next)))
-                next &+= 1
+                if case .integer(let text)? = c.raw {
+                    if let v = Self.integerValue(text) { next = v; nextUnsigned = nil }
+                    else if let u = Self.unsignedValue(text) { nextUnsigned = u }  // UInt64 above Int64.max
+                }
+                if let u = nextUnsigned {
+                    cases.append(.init(name: c.name, rawValue: String(u)))
+                    nextUnsigned = u &+ 1
+                } else {
+                    cases.append(.init(name: c.name, rawValue: String(next)))
+                    next &+= 1
+                }
             case .floating?:
                 if case .floating(let text)? = c.raw, let v = Double(text) { nextFloat = v }
                 else if case .integer(let text)? = c.raw, let v = Self.integerValue(text) { nextFloat = Double(v) }
@@ -481,7 +491,16 @@ struct SwiftSchemaResolver {
                 cases.append(.init(name: c.name, rawValue: nil, associatedValues: values, key: caseKeys?[c.name]))
             }
         }
-        return .enumeration(EnumShape(name: name, location: location, rawType: rawType, cases: cases))
+        return .enumeration(EnumShape(name: name, location: location, rawType: rawType, cases: cases, rawTypeName: rawTypeName))
+    }
+
+    private static func unsignedValue(_ text: String) -> UInt64? {
+        var s = Substring(text)
+        var radix = 10
+        if s.hasPrefix("0x") { radix = 16; s = s.dropFirst(2) }
+        else if s.hasPrefix("0b") { radix = 2; s = s.dropFirst(2) }
+        else if s.hasPrefix("0o") { radix = 8; s = s.dropFirst(2) }
+        return UInt64(s, radix: radix)
     }
 
     private static func integerValue(_ text: String) -> Int64? {

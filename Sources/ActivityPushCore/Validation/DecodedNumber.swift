@@ -23,31 +23,44 @@ enum DecodedNumber {
     private static let twoTo53: Double = 9_007_199_254_740_992
 
     static func integer(_ number: JSONNumber, fits kind: IntegerKind) -> IntegerVerdict {
+        readVerdict(number, as: kind).verdict  // no text built on the hot path
+    }
+
+    /// The integer the decoder reads for `kind`, as decimal text (`-0` reads as `0`); nil when it throws.
+    static func integerText(_ number: JSONNumber, as kind: IntegerKind) -> String? {
+        read(number, as: kind).text
+    }
+
+    private static func read(_ number: JSONNumber, as kind: IntegerKind) -> (verdict: IntegerVerdict, text: String?) {
+        let verdict = readVerdict(number, as: kind)
+        guard verdict.verdict == .fits else { return (verdict.verdict, nil) }
+        guard let magnitude = verdict.magnitude, magnitude != 0 else { return (.fits, "0") }
+        return (.fits, (number.lexeme.hasPrefix("-") ? "-" : "") + String(magnitude))
+    }
+
+    private static func readVerdict(_ number: JSONNumber, as kind: IntegerKind) -> (verdict: IntegerVerdict, magnitude: UInt64?) {
         let text = number.lexeme.utf8
         let negative = text.first == UInt8(ascii: "-")
         let negativeLimit = UInt64(bitPattern: 0 &- kind.min)  // |min|: 2^63 for Int64, 128 for Int8, 0 unsigned
         if number.isIntegerLexeme {
-            guard let magnitude = UInt64(negative ? String(number.lexeme.dropFirst()) : number.lexeme) else { return .outOfRange }
-            if magnitude == 0 { return .fits }
-            return magnitude <= (negative ? negativeLimit : kind.maxUnsigned) ? .fits : .outOfRange
+            guard let magnitude = UInt64(negative ? String(number.lexeme.dropFirst()) : number.lexeme) else { return (.outOfRange, nil) }
+            if magnitude == 0 { return (.fits, 0) }
+            return magnitude <= (negative ? negativeLimit : kind.maxUnsigned) ? (.fits, magnitude) : (.outOfRange, nil)
         }
         let double = number.doubleValue
-        guard double.isFinite else { return .outOfRange }
-        guard double == double.rounded(.towardZero) else { return .fraction }
+        guard double.isFinite else { return (.outOfRange, nil) }
+        guard double == double.rounded(.towardZero) else { return (.fraction, nil) }
         // T(exactly: double)
         let below: Bool = double < -Double(negativeLimit)
         let above: Bool = kind.maxUnsigned == UInt64.max ? double >= 18_446_744_073_709_551_616.0
             : kind.maxUnsigned == UInt64(Int64.max) ? double >= 9_223_372_036_854_775_808.0
             : double > Double(kind.maxUnsigned)
-        if below || above { return .outOfRange }
-        if double.magnitude < twoTo53 { return .fits }
-        // Decimal path.
-        guard let magnitude = decimalIntegerMagnitude(number.lexeme) else { return .outOfRange }
-        if negative {
-            guard kind.min < 0 else { return .outOfRange }
-            return magnitude <= kind.maxUnsigned ? .fits : .outOfRange
-        }
-        return magnitude <= kind.maxUnsigned ? .fits : .outOfRange
+        if below || above { return (.outOfRange, nil) }
+        if double.magnitude < twoTo53 { return (.fits, UInt64(double.magnitude)) }
+        // Decimal path: a negative value at most T.max in magnitude.
+        guard let magnitude = decimalIntegerMagnitude(number.lexeme) else { return (.outOfRange, nil) }
+        if negative, kind.min >= 0 { return (.outOfRange, nil) }
+        return magnitude <= kind.maxUnsigned ? (.fits, magnitude) : (.outOfRange, nil)
     }
 
     /// `FixedWidthInteger(Decimal)` as swift-foundation computes it: the significand (trailing zeros dropped)

@@ -416,8 +416,7 @@ struct ShapeJudge {
                 return mismatch(node, path, e.name + " (a numeric raw value)",
                                 fix: node.value.stringValue.flatMap { s in e.cases.first(where: { $0.name == s })?.rawValue }.map { "send \($0)" })
             }
-            let v = n.doubleValue
-            if raws.contains(where: { Double($0) == v }) { return }
+            if raws.contains(where: { Self.rawValue($0, matches: n, e) }) { return }
             add(.enumValueInvalid, path, node.position,
                 "\(n.lexeme) is not a raw value of \(e.name) (\(raws.joined(separator: ", "))); decoding fails",
                 fix: "send one of \(raws.joined(separator: ", "))")
@@ -467,6 +466,23 @@ struct ShapeJudge {
                                          StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: "\($0.shape)")
                                      })
             descend(m.key) { $0.judgeObject(m.value, fields, region: region) }
+        }
+    }
+
+    /// Whether the JSON number decodes to the raw value `raw`: the decoder reads the raw type first (integers on
+    /// the exact lexeme, a `Float` raw type rounded to `Float`), then compares.
+    static func rawValue(_ raw: String, matches n: JSONNumber, _ e: EnumShape) -> Bool {
+        switch e.rawType {
+        case .integer(let kind)?:
+            return DecodedNumber.integerText(n, as: kind) == raw
+        case .floating?:
+            if ["Float", "Float32", "Float16"].contains(e.rawTypeName ?? "") {
+                guard DecodedNumber.floatingFits(n, name: "Float"), let value = Float(n.lexeme) else { return false }
+                return Float(raw) == value
+            }
+            return DecodedNumber.floatingFits(n, name: "Double") && Double(raw) == n.doubleValue
+        default:
+            return false
         }
     }
 

@@ -154,6 +154,7 @@ struct PushCheck {
         for i in findings.indices where i >= start {
             let path = findings[i].path
             if path.hasPrefix("headers.") {
+                // A header given with --headers (not in apns.headers) keeps its `headers.` path and the headers file.
                 guard let position = headerPositions[String(path.dropFirst("headers.".count))] else { continue }
                 findings[i].line = position.line
                 findings[i].column = position.column
