@@ -46,6 +46,24 @@ enum ConsoleScript {
     const t = Date.parse(v);
     return isNaN(t) ? null : Math.round(t / 1000);
   }
+  // A UNIX-seconds instant in a schema's date encoding, and back (null when the value is not one).
+  function encodeDate(unixSeconds, encoding) {
+    switch (encoding) {
+      case "unix-seconds": return unixSeconds;
+      case "unix-milliseconds": return unixSeconds * 1000;
+      case "iso8601": return new Date(unixSeconds * 1000).toISOString().replace(".000Z", "Z");
+      default: return unixSeconds - APPLE_EPOCH;   // reference-seconds: seconds since 2001-01-01
+    }
+  }
+  function decodeDate(value, encoding) {
+    if (encoding === "iso8601") { const t = typeof value === "string" ? Date.parse(value) : NaN; return isNaN(t) ? null : Math.round(t / 1000); }
+    if (typeof value !== "number") return null;
+    if (encoding === "unix-seconds") return value;
+    if (encoding === "unix-milliseconds") return Math.round(value / 1000);
+    return value + APPLE_EPOCH;
+  }
+  // The JSON key of a keyed enum case (CodingKeys may rename it).
+  function caseKey(enumCase) { return enumCase.key !== undefined ? enumCase.key : enumCase.name; }
 
   // ---- form controls generated from a shape ----------------------------------------------------------
   // A control is { el, get() -> {present, value, error}, set(value) }.
@@ -57,6 +75,7 @@ enum ConsoleScript {
       case "number": return 0;
       case "bool": return false;
       case "date": return Math.round(Date.now() / 1000) - APPLE_EPOCH;
+      case "custom-date": return encodeDate(Math.round(Date.now() / 1000), shape.encoding);
       case "url": return "https://example.com";
       case "uuid": return (crypto.randomUUID ? crypto.randomUUID() : "00000000-0000-4000-8000-000000000000").toUpperCase();
       case "data": return "";
@@ -72,7 +91,7 @@ enum ConsoleScript {
         const c = shape.cases[0];
         if (!c) return null;
         if (c.rawValue !== undefined) return c.rawValue;
-        return { [c.name]: {} };
+        return { [caseKey(c)]: {} };
       }
       default: return undefined;
     }
@@ -101,20 +120,23 @@ enum ConsoleScript {
         set = (v) => { input.checked = v === true; };
         break;
       }
-      case "date": {
+      case "date": case "custom-date": {
+        // "date": seconds since 2001-01-01 (Date's own Decodable); "custom-date": the app's own decoder, in the
+        // encoding the schema names (unix-seconds, unix-milliseconds, reference-seconds, iso8601).
+        const encoding = shape.kind === "date" ? "reference-seconds" : shape.encoding;
         const picker = el("input", { type: "datetime-local", step: "1", class: "date-picker" });
         const out = el("output");
         input = el("span", { class: "date" }, picker, out);
         const show = () => {
           const u = unixFromInput(picker.value);
-          out.textContent = u === null ? "" : "= " + (u - APPLE_EPOCH) + " s since 2001-01-01";
+          out.textContent = u === null ? "" : "= " + JSON.stringify(encodeDate(u, encoding)) + " (" + encoding + ")";
         };
         picker.addEventListener("input", show);
         get = () => {
           const u = unixFromInput(picker.value);
-          return u === null ? { present: false } : { present: true, value: u - APPLE_EPOCH };
+          return u === null ? { present: false } : { present: true, value: encodeDate(u, encoding) };
         };
-        set = (v) => { picker.value = typeof v === "number" ? localInputValue(v + APPLE_EPOCH) : ""; show(); };
+        set = (v) => { const u = decodeDate(v, encoding); picker.value = u === null ? "" : localInputValue(u); show(); };
         break;
       }
       case "enum": {
@@ -123,7 +145,7 @@ enum ConsoleScript {
         if (!keyed || simpleKeyed) {
           input = el("select");
           for (const c of shape.cases) {
-            input.append(el("option", { value: keyed ? c.name : String(c.rawValue),
+            input.append(el("option", { value: keyed ? caseKey(c) : String(c.rawValue),
               text: keyed || String(c.rawValue) === c.name ? c.name : c.name + " (" + c.rawValue + ")" }));
           }
           const numeric = !keyed && shape.rawType !== "String";
