@@ -175,20 +175,11 @@ public struct LiveActivityPush: Sendable {
 
     /// The APNs request headers for this push.
     public var headers: APNsHeaders {
-        var h = APNsHeaders()
-        h["apns-push-type"] = APNsPushType.liveactivity.rawValue
-        if let broadcastChannelID {
-            h["apns-channel-id"] = broadcastChannelID
-            // Broadcast requires apns-expiration; 0 suits channels with storage policy 0 (No Message Stored).
-            h["apns-expiration"] = String(expirationUnixSeconds ?? 0)
-        } else {
-            h["apns-topic"] = bundleID + Self.topicSuffix
-            if let expirationUnixSeconds { h["apns-expiration"] = String(expirationUnixSeconds) }
-        }
-        h["apns-priority"] = String(priority.rawValue)
-        if let apnsID { h["apns-id"] = apnsID.uuidString.lowercased() }
-        if let collapseID { h["apns-collapse-id"] = collapseID }
-        return h
+        var headers = APNsHeaders.liveActivity(bundleID: bundleID, broadcastChannelID: broadcastChannelID,
+                                               expirationUnixSeconds: expirationUnixSeconds, priority: priority)
+        if let apnsID { headers.apnsID = apnsID.uuidString.lowercased() }
+        if let collapseID { headers.collapseID = collapseID }
+        return headers
     }
 
     /// Builds and checks the push. With `schema`, `attributes-type`, `attributes` and `content-state` are

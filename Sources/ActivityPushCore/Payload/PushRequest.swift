@@ -19,7 +19,7 @@ public struct PushRequest: Sendable, Hashable {
     /// Lowercase header names: `apns-push-type`, `apns-topic` (device) or `apns-channel-id` (broadcast),
     /// `apns-priority`, and when set `apns-expiration`, `apns-id`, `apns-collapse-id`.
     public let headers: APNsHeaders
-    /// The compact JSON body (UTF-8), at most 4096 bytes (5120 broadcast).
+    /// The compact JSON body (UTF-8), at most ``APNsLimits/deviceBodyBytes`` (``APNsLimits/broadcastBodyBytes`` broadcast).
     public let body: [UInt8]
     /// Warnings the validator raised on the built push (never errors).
     public let warnings: [Finding]
@@ -37,13 +37,14 @@ public struct PushRequest: Sendable, Hashable {
     public var bodyString: String { String(decoding: body, as: UTF8.self) }
 
     /// `apns-id` when one was fixed at build time (lowercase UUID).
-    public var apnsID: String? { headers["apns-id"] }
+    public var apnsID: String? { headers.apnsID }
 
     /// This push with `apns-id` set (e.g. fixed once at enqueue so retries carry the same id).
     public func with(apnsID: String) -> PushRequest {
-        var h = headers
-        h["apns-id"] = apnsID.lowercased()
-        return PushRequest(event: event, bundleID: bundleID, destination: destination, headers: h, body: body, warnings: warnings)
+        var changed = headers
+        changed.apnsID = apnsID.lowercased()
+        return PushRequest(event: event, bundleID: bundleID, destination: destination, headers: changed, body: body,
+                           warnings: warnings)
     }
 
     /// Restores a push stored earlier (queue, journal) and re-checks it: the validator must accept the stored
@@ -54,7 +55,7 @@ public struct PushRequest: Sendable, Hashable {
         guard report.accept else { throw PushBuildError(findings: report.findings) }
         let doc = JSONReader.read(body)
         let event = doc.root?["aps"]?["event"]?.value.stringValue.map(LiveActivityEvent.init(rawValue:)) ?? .update
-        let destination: PushDestination = storedHeaders["apns-channel-id"].map { .broadcast(channelID: $0) } ?? .device
+        let destination: PushDestination = storedHeaders.channelID.map { .broadcast(channelID: $0) } ?? .device
         self.init(event: event, bundleID: bundleID, destination: destination, headers: storedHeaders, body: body,
                   warnings: report.findings)
     }

@@ -51,7 +51,7 @@ struct PushCheck {
 
     var isBroadcast: Bool {
         guard let headers else { return false }
-        return headers["apns-channel-id"] != nil || (headers[":path"]?.hasPrefix("/4/broadcasts/") ?? false)
+        return headers.channelID != nil || (headers[":path"]?.hasPrefix("/4/broadcasts/") ?? false)
     }
 
     mutating func report(_ code: FindingCode, _ severity: Severity? = nil, at path: String, _ position: SourcePosition?,

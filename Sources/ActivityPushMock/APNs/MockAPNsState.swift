@@ -29,8 +29,8 @@ final class MockAPNsState: @unchecked Sendable {
     }
 
     /// Largest bodies APNs accepts (spec §3).
-    static let deviceBodyLimit = 4096
-    static let broadcastBodyLimit = 5120
+    static let deviceBodyLimit = APNsLimits.deviceBodyBytes
+    static let broadcastBodyLimit = APNsLimits.broadcastBodyBytes
     /// Channels per app per environment (spec §2.4).
     static let channelLimit = 10_000
 
@@ -105,7 +105,7 @@ final class MockAPNsState: @unchecked Sendable {
         if request.path.hasPrefix("/3/device/") {
             // Redacted before anything else can record it (fault answers included): first 8 hex digits only.
             let token = String(request.path.dropFirst("/3/device/".count))
-            entry.path = "/3/device/" + MockJournalEntry.redact(token)
+            entry.path = "/3/device/" + DeviceToken.journalPrefix(token)
             entry.token = token.isEmpty ? nil : String(token.prefix(8))
         }
         var response: MockResponse
@@ -120,8 +120,8 @@ final class MockAPNsState: @unchecked Sendable {
             response = channelManagement(request, now: now, entry: &entry)
         } else {
             response = .error(404, .badPath)
-            entry.apnsID = request.header("apns-id")
-            response.headers.append(("apns-id", entry.apnsID ?? Self.newUUID()))
+            entry.apnsID = request.header(.id)
+            response.headers.append((APNsHeaderName.id.rawValue, entry.apnsID ?? Self.newUUID()))
         }
         if draw.delayMilliseconds > 0 {
             response.delayMilliseconds = draw.delayMilliseconds
@@ -160,7 +160,7 @@ final class MockAPNsState: @unchecked Sendable {
     }
 
     private func fault(_ action: MockFaultPlan.Action, request: MockRequest, entry: inout MockJournalEntry) -> MockResponse {
-        let idHeader = request.path.hasPrefix("/3/") ? "apns-id" : "apns-request-id"
+        let idHeader = (request.path.hasPrefix("/3/") ? APNsHeaderName.id : .requestID).rawValue
         let id = request.header(idHeader).map { $0.lowercased() } ?? Self.newUUID()
         entry.apnsID = id
         var r: MockResponse
@@ -194,14 +194,14 @@ final class MockAPNsState: @unchecked Sendable {
         let rawToken = request.path.hasPrefix("/3/device/") ? Substring(request.path.utf8.dropFirst(10)) : ""
         let token = String(rawToken.firstIndex(of: "?").map { rawToken[..<$0] } ?? rawToken)
         entry.token = token.isEmpty ? nil : String(token.prefix(8))
-        entry.path = "/3/device/" + MockJournalEntry.redact(token)
-        entry.bundleID = request.header("apns-topic").map(Self.bundle(fromTopic:))
-        let givenID = request.header("apns-id")
+        entry.path = "/3/device/" + DeviceToken.journalPrefix(token)
+        entry.bundleID = request.header(.topic).map(Self.bundle(fromTopic:))
+        let givenID = request.header(.id)
         let apnsID = givenID.map { $0.lowercased() } ?? Self.newUUID()
         entry.apnsID = apnsID
         func fail(_ status: Int, _ reason: MockReason, extra: String = "") -> MockResponse {
             var r = MockResponse.error(status, reason, extra: extra)
-            r.headers.append(("apns-id", apnsID))
+            r.headers.append((APNsHeaderName.id.rawValue, apnsID))
             entry.reason = reason.rawValue
             return r
         }
@@ -212,24 +212,24 @@ final class MockAPNsState: @unchecked Sendable {
         if let givenID, !Self.isUUID(givenID) { return fail(400, .badMessageId) }
         let auth = authenticate(request, now: now)
         if let (status, reason) = auth.failure { return fail(status, reason) }
-        guard request.header("apns-push-type") == APNsPushType.liveactivity.rawValue else { return fail(400, .invalidPushType) }
-        guard let topic = request.header("apns-topic"), !topic.isEmpty else { return fail(400, .missingTopic) }
+        guard request.header(.pushType) == APNsPushType.liveactivity.rawValue else { return fail(400, .invalidPushType) }
+        guard let topic = request.header(.topic), !topic.isEmpty else { return fail(400, .missingTopic) }
         guard topic.hasSuffix(".push-type.liveactivity") else { return fail(400, .deviceTokenNotForTopic) }
         let bundle = Self.bundle(fromTopic: topic)
         guard Self.isBundleID(bundle) else { return fail(400, .badTopic) }
         let key = token.lowercased()
         if let bound = tokenBundles[key], bound != bundle { return fail(400, .deviceTokenNotForTopic) }
-        if let p = request.header("apns-priority"), p != "10", p != "5" { return fail(400, .badPriority) }
-        if let e = request.header("apns-expiration"), e.isEmpty || !e.allSatisfy({ $0.isASCII && $0.isNumber }) || Int64(e) == nil {
+        if let p = request.header(.priority), p != "10", p != "5" { return fail(400, .badPriority) }
+        if let e = request.header(.expiration), e.isEmpty || !e.allSatisfy({ $0.isASCII && $0.isNumber }) || Int64(e) == nil {
             return fail(400, .badExpirationDate)
         }
-        if let c = request.header("apns-collapse-id"), c.utf8.count > 64 { return fail(400, .badCollapseId) }
+        if let c = request.header(.collapseID), c.utf8.count > APNsLimits.collapseIDBytes { return fail(400, .badCollapseId) }
         guard request.bodyLength > 0 else { return fail(400, .payloadEmpty) }
         guard request.bodyLength <= Self.deviceBodyLimit else { return fail(413, .payloadTooLarge) }
         if let ms = unregistered[key] { return fail(410, .unregistered, extra: ",\"timestamp\":\(ms)") }
         tokenBundles[key] = bundle
         entry.device = emulator.deliver(body: request.body, headers: Self.apnsHeaders(request), token: key, bundleID: bundle, now: now)
-        var r = MockResponse(status: 200, headers: [("apns-id", apnsID), ("apns-unique-id", Self.newUUID())])
+        var r = MockResponse(status: 200, headers: [(APNsHeaderName.id.rawValue, apnsID), (APNsHeaderName.uniqueID.rawValue, Self.newUUID())])
         r.authenticated = auth.authenticated
         return r
     }
@@ -239,13 +239,13 @@ final class MockAPNsState: @unchecked Sendable {
     private func broadcast(_ request: MockRequest, now: Double, entry: inout MockJournalEntry) -> MockResponse {
         let bundle = String(request.path.dropFirst("/4/broadcasts/apps/".count))
         entry.bundleID = bundle
-        entry.channelID = request.header("apns-channel-id")
-        let given = request.header("apns-request-id")
+        entry.channelID = request.header(.channelID)
+        let given = request.header(.requestID)
         let requestID = given.map { $0.lowercased() } ?? Self.newUUID()
         entry.apnsID = requestID
         func fail(_ status: Int, _ reason: MockReason) -> MockResponse {
             var r = MockResponse.error(status, reason)
-            r.headers.append(("apns-request-id", requestID))
+            r.headers.append((APNsHeaderName.requestID.rawValue, requestID))
             entry.reason = reason.rawValue
             return r
         }
@@ -254,14 +254,14 @@ final class MockAPNsState: @unchecked Sendable {
         if let given, !Self.isUUID(given) { return fail(400, .badMessageId) }
         let auth = authenticate(request, now: now)
         if let (status, reason) = auth.failure { return fail(status, reason) }
-        guard let pushType = request.header("apns-push-type") else { return fail(400, .missingPushType) }
+        guard let pushType = request.header(.pushType) else { return fail(400, .missingPushType) }
         guard pushType.lowercased() == "liveactivity" else { return fail(400, .invalidPushType) }
-        if request.header("apns-topic") != nil { return fail(400, .topicDisallowed) }
-        guard let channelID = request.header("apns-channel-id"), !channelID.isEmpty else { return fail(400, .missingChannelId) }
+        if request.header(.topic) != nil { return fail(400, .topicDisallowed) }
+        guard let channelID = request.header(.channelID), !channelID.isEmpty else { return fail(400, .missingChannelId) }
         guard Self.isBase64(channelID) else { return fail(400, .badChannelId) }
         guard let channel = channels[bundle]?.first(where: { $0.id == channelID }) else { return fail(400, .channelNotRegistered) }
-        guard let p = request.header("apns-priority"), ["1", "5", "10"].contains(p) else { return fail(400, .badPriority) }
-        guard let e = request.header("apns-expiration"), !e.isEmpty, e.allSatisfy({ $0.isASCII && $0.isNumber }), let exp = Int64(e) else {
+        guard let p = request.header(.priority), ["1", "5", "10"].contains(p) else { return fail(400, .badPriority) }
+        guard let e = request.header(.expiration), !e.isEmpty, e.allSatisfy({ $0.isASCII && $0.isNumber }), let exp = Int64(e) else {
             return fail(400, .badExpirationDate)
         }
         // A nonzero expiration on a "No Message Stored" channel is rejected (Apple, broadcast requests).
@@ -269,7 +269,7 @@ final class MockAPNsState: @unchecked Sendable {
         guard request.bodyLength > 0 else { return fail(400, .payloadEmpty) }
         guard request.bodyLength <= Self.broadcastBodyLimit else { return fail(413, .payloadTooLarge) }
         entry.device = emulator.broadcast(body: request.body, headers: Self.apnsHeaders(request), channelID: channelID, now: now)
-        var r = MockResponse(status: 200, headers: [("apns-request-id", requestID), ("apns-unique-id", Self.newUUID())])
+        var r = MockResponse(status: 200, headers: [(APNsHeaderName.requestID.rawValue, requestID), (APNsHeaderName.uniqueID.rawValue, Self.newUUID())])
         r.authenticated = auth.authenticated
         return r
     }
@@ -278,19 +278,19 @@ final class MockAPNsState: @unchecked Sendable {
 
     private func channelManagement(_ request: MockRequest, now: Double, entry: inout MockJournalEntry) -> MockResponse {
         let rest = request.path.dropFirst("/1/apps/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let given = request.header("apns-request-id")
+        let given = request.header(.requestID)
         let requestID = given.map { $0.lowercased() } ?? Self.newUUID()
         entry.apnsID = requestID
         func fail(_ status: Int, _ reason: MockReason) -> MockResponse {
             var r = MockResponse.error(status, reason)
-            r.headers.append(("apns-request-id", requestID))
+            r.headers.append((APNsHeaderName.requestID.rawValue, requestID))
             entry.reason = reason.rawValue
             return r
         }
         guard rest.count == 2, Self.isBundleID(rest[0]), rest[1] == "channels" || rest[1] == "all-channels" else { return fail(404, .badPath) }
         let bundle = rest[0]
         entry.bundleID = bundle
-        entry.channelID = request.header("apns-channel-id")
+        entry.channelID = request.header(.channelID)
         let allowed = rest[1] == "channels" ? ["POST", "GET", "DELETE"] : ["GET"]
         guard allowed.contains(request.method) else { return fail(405, .methodNotAllowed) }
         if let given, !Self.isUUID(given) { return fail(400, .badMessageId) }
@@ -315,21 +315,21 @@ final class MockAPNsState: @unchecked Sendable {
             let id = Data(raw).base64EncodedString()
             channels[bundle, default: []].append((id, Int(policyValue)))
             entry.channelID = id
-            r = MockResponse(status: 201, headers: [("apns-channel-id", id)])
+            r = MockResponse(status: 201, headers: [(APNsHeaderName.channelID.rawValue, id)])
         } else {
-            guard let id = request.header("apns-channel-id"), !id.isEmpty else { return fail(400, .missingChannelId) }
+            guard let id = request.header(.channelID), !id.isEmpty else { return fail(400, .missingChannelId) }
             guard Self.isBase64(id) else { return fail(400, .badChannelId) }
             guard let index = channels[bundle]?.firstIndex(where: { $0.id == id }) else { return fail(400, .channelNotRegistered) }
             if request.method == "GET" {
                 let policy = channels[bundle]![index].policy
                 r = .json(200, "{\"message-storage-policy\":\(policy),\"push-type\":\"LiveActivity\"}")
-                r.headers.append(("apns-channel-id", id))
+                r.headers.append((APNsHeaderName.channelID.rawValue, id))
             } else {
                 channels[bundle]!.remove(at: index)
                 r = MockResponse(status: 204)
             }
         }
-        r.headers.append(("apns-request-id", requestID))
+        r.headers.append((APNsHeaderName.requestID.rawValue, requestID))
         r.authenticated = auth.authenticated
         return r
     }
@@ -478,7 +478,7 @@ final class MockAPNsState: @unchecked Sendable {
     /// An `apns-*` header or `authorization` given twice.
     static func duplicatedHeader(_ r: MockRequest) -> String? {
         var seen = Set<String>()
-        for h in r.headers where h.name.hasPrefix("apns-") || h.name == "authorization" {
+        for h in r.headers where h.name.hasPrefix("apns-") || h.name == APNsHeaderName.authorization.rawValue {
             if !seen.insert(h.name).inserted { return h.name }
         }
         return nil

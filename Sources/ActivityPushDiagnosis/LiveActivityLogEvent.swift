@@ -159,4 +159,5 @@ public struct LiveActivityLogAnalyzer {
     }
 }
 
+import ActivityPushCore
 import Foundation

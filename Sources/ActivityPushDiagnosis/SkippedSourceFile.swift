@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// A file (or folder) below the audited directory that the audit could not judge, and why. The audit never
 /// drops one silently: skipped files are listed in every output format, and `--max-sites` fails when any
 /// were skipped (a site in them would not be counted).

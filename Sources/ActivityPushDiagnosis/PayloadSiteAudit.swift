@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// Finds every place in a server codebase that builds a Live Activity payload — by what the code builds, not by

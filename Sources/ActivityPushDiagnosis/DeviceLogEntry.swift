@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// One log entry (a row plus its continuation lines) from a device log capture, as the reader hands it on.
 /// Only entries of the processes the analyzer looks at are materialised (see ``DeviceLogReader``).
 public struct DeviceLogEntry: Sendable, Hashable {

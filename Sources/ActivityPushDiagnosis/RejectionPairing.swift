@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// From likely to actual: pairs a device rejection with the push sent just before it (send journal) and

@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// A log timestamp as the capture printed it, reduced to what can be compared: a calendar date when the

@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// How a payload site builds its body (open set).
 public struct PayloadSiteKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: String

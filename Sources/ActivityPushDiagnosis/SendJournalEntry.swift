@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// One line of a send journal: one push handed to APNs (or the mock). The client, the queue and the mock

@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// The source languages the payload-site audit reads, chosen by file extension.
 public struct SourceLanguage: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: String

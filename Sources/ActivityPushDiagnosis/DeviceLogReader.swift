@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// Reads a device-log capture in streaming fashion — chunk by chunk, never the whole file — and hands on the

@@ -191,4 +191,5 @@ public enum LogLineCatalog {
 
 }
 
+import ActivityPushCore
 import Foundation
