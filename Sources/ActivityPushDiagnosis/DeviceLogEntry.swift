@@ -14,6 +14,7 @@ public struct DeviceLogEntry: Sendable, Hashable {
     /// 0-based position in the array (json style); nil otherwise.
     public var index: Int?
 
+    /// An entry with the given fields (the reader makes them; tests and tools may too).
     public init(time: String, process: String, message: String, line: Int?, index: Int?) {
         self.time = time
         self.process = process
@@ -25,6 +26,8 @@ public struct DeviceLogEntry: Sendable, Hashable {
 
 /// Why a log could not be read: a one-line reason naming the input and what to do.
 public struct DeviceLogError: Error, Sendable, CustomStringConvertible {
+    /// The reason, naming the input and the fix.
     public var description: String
+    /// A reason as one line: what could not be read, where, and what to do.
     public init(_ description: String) { self.description = description }
 }

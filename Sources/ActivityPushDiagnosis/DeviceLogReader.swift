@@ -19,6 +19,7 @@ public struct DeviceLogReader {
     public var processes: Set<String>
     private var wanted: [[UInt8]]
 
+    /// A reader that materialises the entries of `processes` (default `liveactivitiesd` and `apsd`).
     public init(processes: Set<String> = ["liveactivitiesd", "apsd"]) {
         self.processes = processes
         self.wanted = processes.map { Array($0.utf8) }

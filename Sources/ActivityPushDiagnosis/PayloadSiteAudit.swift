@@ -16,6 +16,7 @@ public struct PayloadSiteAudit: Sendable {
     /// names the codebase itself declares and uses most.
     public var schema: ActivitySchema?
 
+    /// An audit judging type names against `schema` when given.
     public init(schema: ActivitySchema? = nil) { self.schema = schema }
 
     static let prunedDirectories: Set<String> = [

@@ -22,18 +22,28 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
     public var time: Double
     /// UTC offset (seconds) of an ISO 8601 `time`, when one was given; used to read device times without a zone.
     public var utcOffset: Int?
+    /// The device token or its redacted prefix (hex; `…`/`*` padding ignored when pairing).
     public var token: String?
+    /// The app's bundle id.
     public var bundle: String?
+    /// `apns-topic` as sent (`<bundle>.push-type.liveactivity`); gives the bundle when `bundle` is absent.
     public var topic: String?
+    /// `apns-id` of the push (request or APNs answer).
     public var apnsID: String?
+    /// APNs's HTTP status, when known (200 = accepted by APNs).
     public var status: Int?
+    /// APNs's `reason` string for a refusal (e.g. `BadDeviceToken`).
     public var reason: String?
+    /// `aps.event` of the push (`start`, `update`, `end`).
     public var event: String?
+    /// The request headers as sent (lowercase names).
     public var headers: [String: String]?
     /// The body exactly as sent (JSON text).
     public var body: String?
+    /// Where the entry came from (journal file:line), for messages.
     public var source: String?
 
+    /// An entry; `time` in UNIX seconds, every other field optional.
     public init(time: Double, token: String? = nil, bundle: String? = nil, topic: String? = nil,
                 apnsID: String? = nil, status: Int? = nil, reason: String? = nil, event: String? = nil,
                 headers: [String: String]? = nil, body: String? = nil, source: String? = nil) {

@@ -8,10 +8,12 @@ public struct SkippedSourceFile: Sendable, Hashable {
     /// Why it was not scanned (`larger than 2 MB …`, `cannot be read …`, `binary data …`).
     public var reason: String
 
+    /// A skipped file and why.
     public init(file: String, reason: String) {
         self.file = file
         self.reason = reason
     }
 
+    /// `{"file": …, "reason": …}` as the audit's JSON output prints it.
     public var json: JSONValue { .obj([("file", .string(file)), ("reason", .string(reason))]) }
 }
