@@ -6,7 +6,9 @@ import Foundation
 public struct LiveActivityAlert: Sendable, Hashable {
     /// Plain text or a localization key with arguments.
     public enum Text: Sendable, Hashable {
+        /// Text shown as is.
         case plain(String)
+        /// `{"loc-key": key, "loc-args": args}`: a key of the app's `Localizable.strings`, with its format arguments.
         case localized(key: String, args: [String])
 
         var json: JSONValue {
@@ -18,17 +20,21 @@ public struct LiveActivityAlert: Sendable, Hashable {
         }
     }
 
+    /// `aps.alert.title`.
     public var title: Text
+    /// `aps.alert.body`.
     public var body: Text
     /// Sound file name in the app bundle (`aps.alert.sound`), or nil.
     public var sound: String?
 
+    /// An alert from plain or localized texts.
     public init(title: Text, body: Text, sound: String? = nil) {
         self.title = title
         self.body = body
         self.sound = sound
     }
 
+    /// An alert from plain texts.
     public init(title: String, body: String, sound: String? = nil) {
         self.init(title: .plain(title), body: .plain(body), sound: sound)
     }
@@ -55,15 +61,19 @@ public struct LiveActivityPush: Sendable {
     /// `.push-type.liveactivity`, appended to the bundle id to form `apns-topic` for device pushes.
     public static let topicSuffix = ".push-type.liveactivity"
 
+    /// `aps.event`: fixed by the factory used (`start`, `update`, `end`).
     public private(set) var event: LiveActivityEvent
+    /// The app's bundle id; `apns-topic` is `<bundleID>.push-type.liveactivity` (device pushes).
     public var bundleID: String
     /// `aps.timestamp`, UNIX seconds. Use the current time: the device ignores an update older than the last one applied.
     public var timestampUnixSeconds: Int64
+    /// `aps.content-state`: a JSON object matching the app's `ContentState`.
     public var contentState: JSONValue
     /// `aps.attributes-type` (start only): the Swift type name exactly, case included, no module prefix.
     public private(set) var attributesType: String?
     /// `aps.attributes` (start only): the type's stored properties, nothing else.
     public private(set) var attributes: JSONValue?
+    /// `aps.alert`; required for a start, optional (it lights the screen) for update and end.
     public var alert: LiveActivityAlert?
     /// `aps.stale-date`, UNIX seconds.
     public var staleDateUnixSeconds: Int64?

@@ -13,8 +13,11 @@ public enum PushDestination: Sendable, Hashable {
 /// which re-checks stored bytes with the validator), so every sending path — CLI, queue, console, client —
 /// sends a body the validator has accepted.
 public struct PushRequest: Sendable, Hashable {
+    /// `aps.event` of the body.
     public let event: LiveActivityEvent
+    /// The app's bundle id.
     public let bundleID: String
+    /// A device token path or a broadcast channel.
     public let destination: PushDestination
     /// Lowercase header names: `apns-push-type`, `apns-topic` (device) or `apns-channel-id` (broadcast),
     /// `apns-priority`, and when set `apns-expiration`, `apns-id`, `apns-collapse-id`.
@@ -34,6 +37,7 @@ public struct PushRequest: Sendable, Hashable {
         self.warnings = warnings
     }
 
+    /// The body as text.
     public var bodyString: String { String(decoding: body, as: UTF8.self) }
 
     /// `apns-id` when one was fixed at build time (lowercase UUID).
@@ -63,7 +67,9 @@ public struct PushRequest: Sendable, Hashable {
 
 /// The builder refused: the inputs cannot make a push the device would accept.
 public struct PushBuildError: Error, Sendable, CustomStringConvertible {
+    /// Every finding; at least one is an error.
     public var findings: [Finding]
+    /// A refusal with its findings.
     public init(findings: [Finding]) { self.findings = findings }
     public var description: String {
         findings.filter { $0.severity == .error }

@@ -1,7 +1,10 @@
 /// Where something was declared in the app's Swift source.
 public struct SwiftSourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The file's path as given to the reader.
     public var file: String
+    /// 1-based line of the declaration.
     public var line: Int
+    /// A location from its parts.
     public init(file: String, line: Int) {
         self.file = file
         self.line = line
@@ -12,10 +15,12 @@ public struct SwiftSourceLocation: Sendable, Hashable, Codable, CustomStringConv
 /// Every `ActivityAttributes` type read from the app's Swift source, with the JSON shape the device's
 /// default `JSONDecoder` expects for its `attributes` and its `content-state`.
 public struct ActivitySchema: Sendable {
+    /// Every `ActivityAttributes` type found, in file and declaration order.
     public var types: [ActivityAttributesType]
     /// The `.swift` files that were read, in order.
     public var files: [String]
 
+    /// A schema from its types and the files read (``SwiftSourceReader`` makes one).
     public init(types: [ActivityAttributesType], files: [String]) {
         self.types = types
         self.files = files
@@ -31,12 +36,14 @@ public struct ActivitySchema: Sendable {
 public struct ActivityAttributesType: Sendable {
     /// The Swift type name — the exact string `aps.attributes-type` must carry (no module prefix).
     public var name: String
+    /// Where the type is declared.
     public var location: SwiftSourceLocation
     /// The shape of `aps.attributes` (the type's own stored properties), or `.unresolved`.
     public var attributes: ValueShape
     /// The shape of `aps.content-state` (`ContentState`), or `.unresolved`.
     public var contentState: ValueShape
 
+    /// A type from its parts.
     public init(name: String, location: SwiftSourceLocation, attributes: ValueShape, contentState: ValueShape) {
         self.name = name
         self.location = location
@@ -47,10 +54,13 @@ public struct ActivityAttributesType: Sendable {
 
 /// The JSON shape a Swift type takes under `JSONDecoder`'s default strategies (synthesized `Decodable`).
 public indirect enum ValueShape: Sendable {
+    /// `Bool`: `true` or `false`.
     case bool
+    /// `String`: a JSON string.
     case string
     /// `Character`: a string of exactly one character.
     case character
+    /// A Swift integer type: a JSON number with no fraction, within the type's range.
     case integer(IntegerKind)
     /// `Double`, `Float`, `CGFloat`, `TimeInterval`, `Decimal`…: any JSON number.
     case floating(name: String)
@@ -62,13 +72,17 @@ public indirect enum ValueShape: Sendable {
     case uuid
     /// `Data`: a base64 string.
     case data
+    /// `[T]`: a JSON array of T.
     case array(ValueShape)
+    /// `Set<T>`: a JSON array of T (duplicates collapse on decoding).
     case set(ValueShape)
     /// `[K: V]`: a JSON object when K is `String` or `Int`-like (keys written as strings).
     case dictionary(key: ValueShape, value: ValueShape)
     /// `T?`: the key may be omitted.
     case optional(ValueShape)
+    /// A struct decoded with synthesized `Decodable`: a JSON object.
     case object(StructShape)
+    /// An enum: its raw value, or the keyed form for enums without a raw type.
     case enumeration(EnumShape)
     /// A type the reader cannot resolve (declared in a file not given, custom `init(from:)`, recursive…):
     /// its values are not judged.
@@ -80,6 +94,7 @@ public indirect enum ValueShape: Sendable {
         return self
     }
 
+    /// True for `T?`.
     public var isOptional: Bool {
         if case .optional = self { return true }
         return false
@@ -88,18 +103,23 @@ public indirect enum ValueShape: Sendable {
 
 /// A Swift integer type and its range.
 public struct IntegerKind: Sendable, Hashable {
+    /// The Swift type name (`Int32`).
     public var name: String
+    /// Lower bound.
     public var min: Int64
     /// Upper bound; `UInt64`/`UInt` use `maxUnsigned`.
     public var maxUnsigned: UInt64
 
+    /// An integer kind from its name and range.
     public init(name: String, min: Int64, maxUnsigned: UInt64) {
         self.name = name
         self.min = min
         self.maxUnsigned = maxUnsigned
     }
 
+    /// `Int` (64-bit on every platform the device and server use).
     public static let int = IntegerKind(name: "Int", min: Int64.min, maxUnsigned: UInt64(Int64.max))
+    /// Every Swift integer type by name.
     public static let all: [String: IntegerKind] = [
         "Int": .int,
         "Int64": IntegerKind(name: "Int64", min: Int64.min, maxUnsigned: UInt64(Int64.max)),
@@ -116,13 +136,16 @@ public struct IntegerKind: Sendable, Hashable {
 
 /// A struct (or class) decoded with synthesized `Decodable` as a keyed container.
 public struct StructShape: Sendable {
+    /// The Swift type name.
     public var name: String
+    /// Where the type is declared, when read from source.
     public var location: SwiftSourceLocation?
     /// The properties decoding reads, in declaration order, with JSON keys (CodingKeys applied).
     public var properties: [StoredProperty]
     /// JSON keys of properties declared under `#if`: neither required nor unknown.
     public var conditionalKeys: [String]
 
+    /// A struct shape from its parts.
     public init(name: String, location: SwiftSourceLocation? = nil, properties: [StoredProperty], conditionalKeys: [String] = []) {
         self.name = name
         self.location = location
@@ -130,6 +153,7 @@ public struct StructShape: Sendable {
         self.conditionalKeys = conditionalKeys
     }
 
+    /// The property decoded from JSON key `key`, if any.
     public func property(forKey key: String) -> StoredProperty? {
         properties.first(where: { $0.key == key })
     }
@@ -145,8 +169,10 @@ public struct StoredProperty: Sendable {
     public var shape: ValueShape
     /// The type as written in the source (`[String: Int]`, `Date?`), for messages.
     public var typeName: String
+    /// Where the property is declared, when read from source.
     public var location: SwiftSourceLocation?
 
+    /// A property from its parts.
     public init(name: String, key: String, shape: ValueShape, typeName: String, location: SwiftSourceLocation? = nil) {
         self.name = name
         self.key = key
@@ -162,19 +188,26 @@ public struct StoredProperty: Sendable {
 /// An enum. With a raw type it decodes from its raw value; without one (Swift 5.5+ synthesized Codable)
 /// it decodes from a single-key object `{"caseName": {...}}` whose value holds the associated values.
 public struct EnumShape: Sendable {
+    /// An enum's raw type: how its values appear in JSON.
     public enum RawType: Sendable, Hashable {
+        /// `String`: the case's raw string.
         case string
+        /// An integer type: the raw number.
         case integer(IntegerKind)
+        /// `Double` / `Float`: the raw number.
         case floating
     }
 
+    /// One case of the enum.
     public struct Case: Sendable {
+        /// The Swift case name.
         public var name: String
         /// The raw value as JSON would carry it: the string for `String` enums, the number's text for numeric ones.
         public var rawValue: String?
         /// Associated values (keyed form only): label (or `_0`, `_1`…) and shape.
         public var associatedValues: [(key: String, shape: ValueShape)]
 
+        /// A case from its parts.
         public init(name: String, rawValue: String?, associatedValues: [(key: String, shape: ValueShape)] = []) {
             self.name = name
             self.rawValue = rawValue
@@ -182,12 +215,16 @@ public struct EnumShape: Sendable {
         }
     }
 
+    /// The Swift type name.
     public var name: String
+    /// Where the enum is declared, when read from source.
     public var location: SwiftSourceLocation?
     /// nil for enums without a raw type (keyed form).
     public var rawType: RawType?
+    /// The cases in declaration order.
     public var cases: [Case]
 
+    /// An enum shape from its parts.
     public init(name: String, location: SwiftSourceLocation? = nil, rawType: RawType?, cases: [Case]) {
         self.name = name
         self.location = location

@@ -7,6 +7,7 @@
 /// `maximum`), `number`, `date` (seconds since 2001-01-01), `string`, `character`, `bool`, `url`, `uuid`,
 /// `data`, or `unresolved` (`swiftType`, `reason`).
 public enum ActivitySchemaDescription {
+    /// The whole schema: `{"files": […], "types": […]}` (see above).
     public static func json(_ schema: ActivitySchema) -> JSONValue {
         .obj([
             ("files", .arr(schema.files.map(JSONValue.string))),
@@ -21,6 +22,7 @@ public enum ActivitySchemaDescription {
         ])
     }
 
+    /// One SHAPE object (see above).
     public static func shape(_ s: ValueShape) -> JSONValue {
         switch s {
         case .bool: return kind("bool")

@@ -3,7 +3,9 @@ import Foundation
 /// Why the schema could not be read at all (as opposed to one unresolved type, which is a finding).
 /// The message names the file (and line, for syntax problems) and the fix.
 public struct SchemaReadError: Error, Sendable, CustomStringConvertible {
+    /// The reason, naming the file (and line) and the fix.
     public var message: String
+    /// An error with its one-line message.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -1,12 +1,17 @@
 /// Every finding code the validator can report, with its default severity and a one-line summary — the
 /// list `findings.md` specifies (plus a few added codes, marked). Used for SARIF rule metadata and docs.
 public enum FindingCatalog {
+    /// One finding code with its default severity and summary.
     public struct Entry: Sendable {
+        /// The code.
         public let code: FindingCode
+        /// The severity the validator reports it with (`--strict` may raise some warnings).
         public let severity: Severity
+        /// One sentence: what the mistake is.
         public let summary: String
     }
 
+    /// Every code, grouped as `findings.md` lists them.
     public static let entries: [Entry] = [
         // Body and placement
         .init(code: .invalidJSON, severity: .error, summary: "The body is not strict RFC 8259 JSON."),
@@ -72,6 +77,7 @@ public enum FindingCatalog {
         .init(code: .topicOnBroadcast, severity: .error, summary: "`apns-topic` on a broadcast request."),
     ]
 
+    /// The entry of `code`, nil for a code this version does not know.
     public static func entry(_ code: FindingCode) -> Entry? { entries.first(where: { $0.code == code }) }
 }
 
