@@ -128,7 +128,7 @@ public enum ReportFormatter {
     }
 }
 
-/// The toolkit's version, as reported by `activity-push --version` and in SARIF output.
+/// The toolkit's version, as SARIF output reports it (`tool.driver.version`).
 public enum ActivityPushVersion {
     /// Semantic version of this release.
     public static let current = "0.1.0"
