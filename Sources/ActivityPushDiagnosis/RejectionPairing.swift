@@ -71,7 +71,7 @@ public struct RejectionPairing: Sendable {
             }
             var pairs: [(String, JSONValue)] = [("sent_at", JSONValue.double(entry.time))]
             if let s = entry.source { pairs.append(("source", .string(s))) }
-            if let id = entry.apnsID { pairs.append(("apns-id", .string(id))) }
+            if let id = entry.apnsID { pairs.append((APNsHeaderName.id.rawValue, .string(id))) }
             if let t = entry.token { pairs.append(("token", .string(t))) }
             pairs.append(("findings", JSONValue.arr(causes.map(f))))
             pairs.append(("other_errors", JSONValue.arr(otherErrors.map(f))))

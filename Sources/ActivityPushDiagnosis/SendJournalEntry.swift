@@ -114,7 +114,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
     public var jsonLine: String {
         var pairs: [(String, JSONValue)] = [("time", .number(JSONNumber(time)))]
         func add(_ k: String, _ v: String?) { if let v { pairs.append((k, .string(v))) } }
-        add("token", token); add("bundle", bundle); add("topic", topic); add("apns-id", apnsID)
+        add("token", token); add("bundle", bundle); add("topic", topic); add(APNsHeaderName.id.rawValue, apnsID)
         if let status { pairs.append(("status", JSONValue.int(status))) }
         add("reason", reason); add("event", event)
         if let headers {
@@ -159,8 +159,8 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
         utcOffset = off
         token = str("token", "device_token", "deviceToken")
         bundle = str("bundle", "bundle_id", "bundleId", "bundleID")
-        topic = str("topic", "apns-topic")
-        apnsID = str("apns-id", "apns_id", "apnsId", "apnsID")
+        topic = str("topic", APNsHeaderName.topic.rawValue)
+        apnsID = str(APNsHeaderName.id.rawValue, "apns_id", "apnsId", "apnsID")
         if let s = root["status"]?.value.numberValue?.int64Value { status = Int(s) }
         reason = str("reason")
         event = str("event")
@@ -168,7 +168,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
             var d: [String: String] = [:]
             for m in h { if let v = m.value.value.stringValue { d[m.key.lowercased()] = v } }
             headers = d
-            if topic == nil { topic = d["apns-topic"] }
+            if topic == nil { topic = d[APNsHeaderName.topic.rawValue] }
         }
         for k in ["body", "payload"] {
             guard let v = root[k]?.value else { continue }

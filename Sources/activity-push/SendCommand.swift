@@ -287,13 +287,13 @@ struct SendRun {
         case .response(let r):
             fields.append(("status", .int(r.status)))
             fields.append(("reason", r.reason.map { .string($0.rawValue) } ?? .null))
-            fields.append(("apns-id", r.apnsID.map { .string($0) } ?? .null))
-            if let u = r.uniqueID { fields.append(("apns-unique-id", .string(u))) }
+            fields.append((APNsHeaderName.id.rawValue, r.apnsID.map { .string($0) } ?? .null))
+            if let u = r.uniqueID { fields.append((APNsHeaderName.uniqueID.rawValue, .string(u))) }
             if let ts = r.timestampMilliseconds { fields.append(("timestamp", .int(Int(ts)))) }
         case .failure(let e):
             fields.append(("status", .null))
             fields.append(("reason", .null))
-            fields.append(("apns-id", .null))
+            fields.append((APNsHeaderName.id.rawValue, .null))
             fields.append(("error", .string(e.description)))
         }
         fields.append(("class", .string(disposition.name)))

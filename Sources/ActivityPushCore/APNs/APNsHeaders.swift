@@ -77,6 +77,8 @@ public struct APNsHeaders: Sendable, Hashable, Sequence {
     /// `apns-channel-id` and `apns-expiration` (default `0`, which suits channels with storage policy 0 —
     /// Apple requires the header on a broadcast), then `apns-priority`.
     /// - Parameters:
+    ///   - bundleID: the app's bundle id.
+    ///   - broadcastChannelID: the channel of a broadcast; nil for a device push.
     ///   - expirationUnixSeconds: `apns-expiration`, UNIX seconds.
     ///   - priority: `apns-priority`; 10 when omitted.
     /// Source: Apple, "Starting and updating Live Activities with ActivityKit push notifications" (topic suffix),

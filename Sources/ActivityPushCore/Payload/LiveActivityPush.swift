@@ -110,10 +110,14 @@ public struct LiveActivityPush: Sendable {
 
     /// A push-to-start (iOS 17.2+), sent to a push-to-start token.
     /// - Parameters:
+    ///   - bundleID: the app's bundle id (`apns-topic` is `<bundleID>.push-type.liveactivity`).
     ///   - attributesType: the Swift type name exactly (e.g. `"PizzaDeliveryAttributes"`).
     ///   - attributes: a JSON object with the type's stored properties only.
     ///   - contentState: a JSON object matching `ContentState`.
     ///   - alert: required for start; title and body.
+    ///   - timestampUnixSeconds: `aps.timestamp`, UNIX seconds (default now).
+    ///   - staleDateUnixSeconds: `aps.stale-date`, UNIX seconds.
+    ///   - relevanceScore: `aps.relevance-score`.
     ///   - requestUpdateToken: iOS 18+, sets `input-push-token: 1`.
     ///   - inputPushChannel: iOS 18+, subscribes the activity to a broadcast channel (not with `requestUpdateToken`).
     public static func start(bundleID: String, attributesType: String, attributes: JSONValue, contentState: JSONValue,

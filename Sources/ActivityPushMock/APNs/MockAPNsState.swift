@@ -478,7 +478,7 @@ final class MockAPNsState: @unchecked Sendable {
     /// An `apns-*` header or `authorization` given twice.
     static func duplicatedHeader(_ r: MockRequest) -> String? {
         var seen = Set<String>()
-        for h in r.headers where h.name.hasPrefix("apns-") || h.name == APNsHeaderName.authorization.rawValue {
+        for h in r.headers where APNsHeaderName(rawValue: h.name).isAPNsHeader || h.name == APNsHeaderName.authorization.rawValue {
             if !seen.insert(h.name).inserted { return h.name }
         }
         return nil
@@ -492,7 +492,7 @@ final class MockAPNsState: @unchecked Sendable {
 
     static func apnsHeaders(_ r: MockRequest) -> APNsHeaders {
         var h = APNsHeaders()
-        for f in r.headers where f.name.hasPrefix("apns-") { h[f.name] = f.value }
+        for f in r.headers where APNsHeaderName(rawValue: f.name).isAPNsHeader { h[f.name] = f.value }
         return h
     }
 
