@@ -59,7 +59,7 @@ public struct PayloadSiteAudit: Sendable {
     public func run(root: String) throws -> PayloadSiteReport {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
-            throw DeviceLogError("\(root): not a directory")
+            throw DeviceLogError(.notADirectory, input: root, "\(root): not a directory")
         }
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         let rootPath = rootURL.path.hasSuffix("/") ? rootURL.path : rootURL.path + "/"
@@ -75,7 +75,7 @@ public struct PayloadSiteAudit: Sendable {
                                                               unreadable.add(url, error)
                                                               return true
                                                           }) else {
-            throw DeviceLogError("\(root): cannot be read")
+            throw DeviceLogError(.unreadable, input: root, "\(root): cannot be read")
         }
         var units: [FileUnit] = []
         var skipped: [SkippedSourceFile] = []

@@ -131,7 +131,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
         let doc = JSONReader.read(line)
         guard let root = doc.root, case .object = root.value else {
             let why = doc.problems.first.map { "\($0.message) at column \($0.position.column)" } ?? "not a JSON object"
-            throw DeviceLogError("\(file):\(lineNumber): journal line is not a JSON object (\(why))")
+            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): journal line is not a JSON object (\(why))")
         }
         func str(_ keys: String...) -> String? {
             for k in keys { if let v = root[k]?.value.stringValue { return v } }
@@ -145,15 +145,15 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
             if let s = v.stringValue {
                 if let d = Double(s) { t = d; break }
                 if let (d, o) = Self.parseISO8601(s) { t = d; off = o; break }
-                throw DeviceLogError("\(file):\(lineNumber): \"\(k)\" is not ISO 8601 or UNIX seconds: \(s)")
+                throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): \"\(k)\" is not ISO 8601 or UNIX seconds: \(s)")
             }
         }
         guard var time = t else {
-            throw DeviceLogError("\(file):\(lineNumber): journal line has no \"time\" (ISO 8601 or UNIX seconds)")
+            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): journal line has no \"time\" (ISO 8601 or UNIX seconds)")
         }
         if time > 100_000_000_000 { time /= 1000 } // milliseconds written by a JS writer
         guard time.isFinite, LogTimestamp.unixSecondsRange.contains(time) else {
-            throw DeviceLogError("\(file):\(lineNumber): time \(t!) is out of range (not finite, or beyond the years 1 to 9999); write UNIX seconds or ISO 8601")
+            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): time \(t!) is out of range (not finite, or beyond the years 1 to 9999); write UNIX seconds or ISO 8601")
         }
         self.init(time: time)
         utcOffset = off
@@ -182,10 +182,10 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
     /// - Throws: ``DeviceLogError`` for an unreadable file or a bad line (file:line named).
     public static func readJournal(path: String) throws -> [SendJournalEntry] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DeviceLogError("\(path): journal cannot be read")
+            throw DeviceLogError(.unreadable, input: path, "\(path): journal cannot be read")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw DeviceLogError("\(path): journal is not UTF-8 text")
+            throw DeviceLogError(.notUTF8, input: path, "\(path): journal is not UTF-8 text")
         }
         var out: [SendJournalEntry] = []
         for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
