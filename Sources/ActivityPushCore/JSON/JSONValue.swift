@@ -56,13 +56,13 @@ public struct JSONNumber: Sendable, Hashable {
         return Int64(d)
     }
     /// The value as a whole number for messages: `Int64` text when it fits, else the lexeme.
-    public static func wholeText(_ d: Double) -> String {
+    package static func wholeText(_ d: Double) -> String {
         guard d.isFinite, d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 else { return "\(d)" }
         return String(Int64(d.rounded(.down)))
     }
 
     /// True when the integer lexeme is negative (`-0` included).
-    public var isNegative: Bool { lexeme.hasPrefix("-") }
+    package var isNegative: Bool { lexeme.hasPrefix("-") }
 }
 
 /// One parsed JSON value with the position where it starts.
@@ -124,7 +124,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     }
 
     /// The kind's name with its article, for messages ("an object", "a string").
-    public var kindWithArticle: String {
+    package var kindWithArticle: String {
         let k = kindName
         return (k.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + k
     }

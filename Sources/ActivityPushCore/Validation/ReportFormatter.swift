@@ -123,7 +123,7 @@ public enum ReportFormatter {
     }
 
     /// The SARIF `level` of a severity: `error`, `warning`, or `note` for info.
-    public static func sarifLevel(_ s: Severity) -> String {
+    package static func sarifLevel(_ s: Severity) -> String {
         s == .error ? "error" : s == .warning ? "warning" : "note"
     }
 }
