@@ -3,7 +3,15 @@
 SWIFT ?= swift
 CLI := .build/debug/activity-push
 
-.PHONY: deps build release demo test test-swift test-cases test-tools bench clean
+# Library modules with a DocC catalog (Sources/<Module>/<Module>.docc); `make docs` builds an archive for each.
+DOC_MODULES ?= ActivityPushCore ActivityPushDiagnosis ActivityPushAPNs ActivityPushMock ActivityPushQueue ActivityPushConsole
+# Modules whose every public symbol must have a doc comment (`make test` fails otherwise).
+DOC_CHECKED_MODULES ?= ActivityPushCore ActivityPushDiagnosis
+DOCS_BUILD := .build/docs-build
+SYMBOL_GRAPHS := $(CURDIR)/.build/symbol-graphs
+DOCS_OUT := .build/docs
+
+.PHONY: deps build release demo test test-swift test-cases test-tools doc-check docs bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -28,7 +36,33 @@ test: build release
 	$(SWIFT) test --skip-build
 	ACTIVITY_PUSH_CLI=$(RELEASE_CLI) $(SWIFT) test --skip-build --filter ActivityPushCLITests
 	scripts/release-smoke.sh $(RELEASE_CLI) 5000
+	@$(MAKE) --no-print-directory doc-check
 	@$(MAKE) --no-print-directory test-tools
+
+# Fails on a public symbol without a doc comment in $(DOC_CHECKED_MODULES) (symbol graphs of the debug build).
+doc-check:
+	PATH="$(dir $(shell command -v $(SWIFT))):$$PATH" python3 scripts/check-doc-comments $(DOC_CHECKED_MODULES)
+
+# One .doccarchive per library module in $(DOCS_OUT), from the toolchain's symbol-graph extraction and `docc`
+# (no plugin). A separate scratch path keeps these compiler flags from invalidating the debug build.
+docs: deps
+	rm -rf $(SYMBOL_GRAPHS) $(DOCS_OUT)
+	mkdir -p $(SYMBOL_GRAPHS) $(DOCS_OUT)
+	$(SWIFT) build --scratch-path $(DOCS_BUILD) \
+		-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(SYMBOL_GRAPHS)
+	@set -e; for module in $(DOC_MODULES); do \
+		mkdir -p $(SYMBOL_GRAPHS)/$$module; \
+		cp $(SYMBOL_GRAPHS)/$$module.symbols.json $(SYMBOL_GRAPHS)/$$module/; \
+		for extension in $(SYMBOL_GRAPHS)/$$module@*.symbols.json; do \
+			if [ -f "$$extension" ]; then cp "$$extension" $(SYMBOL_GRAPHS)/$$module/; fi; \
+		done; \
+		echo "docc convert $$module"; \
+		$${DOCC:-docc} convert Sources/$$module/$$module.docc \
+			--additional-symbol-graph-dir $(SYMBOL_GRAPHS)/$$module \
+			--fallback-display-name $$module --fallback-bundle-identifier org.activitypush.$$module \
+			--output-path $(DOCS_OUT)/$$module.doccarchive; \
+	done
+	@echo "documentation archives: $(DOCS_OUT)/*.doccarchive"
 
 # The shared scorers over the bundled fixtures (copies of ../shared/cases, logs, audit).
 test-tools:

@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "ActivityPushCore", targets: ["ActivityPushCore"]),
+        .library(name: "ActivityPushDiagnosis", targets: ["ActivityPushDiagnosis"]),
         .library(name: "ActivityPushAPNs", targets: ["ActivityPushAPNs"]),
         .library(name: "ActivityPushMock", targets: ["ActivityPushMock"]),
         .library(name: "ActivityPushQueue", targets: ["ActivityPushQueue"]),
@@ -30,8 +31,10 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
-        // Pure Swift + Foundation: JSON, schema, payload builder, validator, diagnosis.
+        // Pure Swift + Foundation: JSON, schema, payload builder, validator, the APNs vocabulary.
         .target(name: "ActivityPushCore"),
+        // Device-log analysis and the payload-site audit (pure Swift, used by the CLI).
+        .target(name: "ActivityPushDiagnosis", dependencies: ["ActivityPushCore"]),
         .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "CCurl", "COpenSSL"]),
         // The HTTP/2 stack both roles share (epoll event loop, TLS, nghttp2 session glue; server and client roles);
         // `package` API only.
@@ -41,15 +44,16 @@ let package = Package(
         .target(name: "ActivityPushConsole",
                 dependencies: ["ActivityPushCore", "ActivityPushAPNs", "ActivityPushQueue", "CMicroHTTPD"]),
         .executableTarget(name: "activity-push",
-                          dependencies: ["ActivityPushCore", "ActivityPushAPNs", "ActivityPushMock",
+                          dependencies: ["ActivityPushCore", "ActivityPushDiagnosis", "ActivityPushAPNs", "ActivityPushMock",
                                          "ActivityPushQueue", "ActivityPushConsole"]),
 
         .testTarget(name: "ActivityPushCoreTests", dependencies: ["ActivityPushCore"]),
+        .testTarget(name: "ActivityPushDiagnosisTests", dependencies: ["ActivityPushDiagnosis"]),
         // Runs the built `activity-push` executable (exit statuses, output formats); the builder-input parity test
         // also drives the console API in process.
         .testTarget(name: "ActivityPushCLITests", dependencies: ["ActivityPushConsole"]),
         .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushMock"]),
-        .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock", "ActivityPushHTTP2"]),
+        .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock", "ActivityPushHTTP2", "ActivityPushDiagnosis"]),
         .testTarget(name: "ActivityPushHTTP2Tests", dependencies: ["ActivityPushHTTP2"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushConsoleTests", dependencies: ["ActivityPushConsole", "ActivityPushMock"]),

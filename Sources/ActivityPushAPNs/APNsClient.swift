@@ -65,12 +65,12 @@ public final class APNsClient: Sendable {
 
     /// Reads a channel (`GET …/channels` with `apns-channel-id`): `200`, body `{"message-storage-policy":…,"push-type":…}`.
     public func readChannel(bundleID: String, channelID: String) async -> APNsResult {
-        await execute(method: "GET", url: channelsURL(bundleID), headers: [HTTP2Header("apns-channel-id", channelID)], body: [])
+        await execute(method: "GET", url: channelsURL(bundleID), headers: [HTTP2Header(APNsHeaderName.channelID.rawValue, channelID)], body: [])
     }
 
     /// Deletes a channel (`DELETE …/channels`): `204`. Irreversible.
     public func deleteChannel(bundleID: String, channelID: String) async -> APNsResult {
-        await execute(method: "DELETE", url: channelsURL(bundleID), headers: [HTTP2Header("apns-channel-id", channelID)], body: [])
+        await execute(method: "DELETE", url: channelsURL(bundleID), headers: [HTTP2Header(APNsHeaderName.channelID.rawValue, channelID)], body: [])
     }
 
     /// Lists channel ids (`GET /1/apps/<bundle>/all-channels`): `200`, body `{"channels":[…]}`; see ``channelIDs(in:)``.
@@ -92,13 +92,7 @@ public final class APNsClient: Sendable {
     private func channelsURL(_ bundleID: String) -> String { environment.managementURL + "/1/apps/" + bundleID + "/channels" }
 
     static func checkedToken(_ t: String) throws(APNsRequestError) -> String {
-        let ok = !t.isEmpty && t.utf8.count % 2 == 0 && t.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
-        }
-        guard ok else {
-            throw APNsRequestError("device token '\(Redact.token(t))' is not hex (expected an even number of 0-9a-f characters, as the app's token data printed in hex)")
-        }
-        return t.lowercased()
+        do { return try DeviceToken(hex: t).hex } catch { throw APNsRequestError(error.description) }
     }
 
     private func execute(method: String, url: String, headers: [HTTP2Header], body: [UInt8]) async -> APNsResult {
@@ -115,7 +109,7 @@ public final class APNsClient: Sendable {
     }
 
     private func once(method: String, url: String, headers: [HTTP2Header], body: [UInt8], jwt: String) async -> APNsResult {
-        var all = [HTTP2Header("authorization", "bearer " + jwt)]
+        var all = [HTTP2Header(APNsHeaderName.authorization.rawValue, "bearer " + jwt)]
         all += headers
         switch await transport.send(HTTP2Request(method: method, url: url, headers: all, body: body)) {
         case .success(let r): return .response(APNsResponse(status: r.status, headers: r.headers, body: r.body))
@@ -125,8 +119,8 @@ public final class APNsClient: Sendable {
 }
 
 /// Shortens secrets for logs and output: tokens show their first and last 4 characters.
+/// (Kept for the client rewrite; the rule lives in ``DeviceToken/redacted(_:)``.)
 public enum Redact {
-    public static func token(_ t: String) -> String {
-        t.count <= 12 ? String(repeating: "*", count: t.count) : "\(t.prefix(4))…\(t.suffix(4))"
-    }
+    /// ``DeviceToken/redacted(_:)``.
+    public static func token(_ t: String) -> String { DeviceToken.redacted(t) }
 }

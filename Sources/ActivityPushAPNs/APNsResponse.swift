@@ -53,8 +53,10 @@ public struct APNsResponse: Sendable, Hashable {
             if let t = obj["timestamp"] as? NSNumber { timestamp = t.int64Value }
             else if let t = obj["timestamp"] as? String { timestamp = Int64(t) }
         }
-        self.init(status: status, apnsID: headers["apns-id"], uniqueID: headers["apns-unique-id"],
-                  requestID: headers["apns-request-id"], channelID: headers["apns-channel-id"], reason: reason,
+        self.init(status: status, apnsID: headers[APNsHeaderName.id.rawValue],
+                  uniqueID: headers[APNsHeaderName.uniqueID.rawValue],
+                  requestID: headers[APNsHeaderName.requestID.rawValue],
+                  channelID: headers[APNsHeaderName.channelID.rawValue], reason: reason,
                   timestampMilliseconds: timestamp,
                   retryAfterSeconds: headers["retry-after"].flatMap { Self.parseRetryAfter($0, now: now) },
                   body: body)

@@ -50,8 +50,8 @@ public final class Outbox: Sendable {
             list = [channelID]
         case .device:
             guard !targets.isEmpty else { throw QueueError("a device push needs at least one token (--token or --tokens-file)") }
-            for (i, t) in targets.enumerated() where !isHexToken(t) {
-                throw QueueError("token \(i + 1) '\(t.prefix(16))…' is not a hex device token (even number of 0-9a-f characters)")
+            for (i, t) in targets.enumerated() where !DeviceToken.isHex(t) {
+                throw QueueError("token \(i + 1) '\(DeviceToken.redacted(t))' is not a hex device token (even number of 0-9a-f characters)")
             }
             list = targets
         }
@@ -59,7 +59,7 @@ public final class Outbox: Sendable {
             let id = (list.count == 1 ? request.apnsID : nil) ?? UUID().uuidString.lowercased()
             let req = request.with(apnsID: id)
             var headers = req.headers
-            if request.event == .start && headers["apns-collapse-id"] == nil { headers["apns-collapse-id"] = id }
+            if request.event == .start && headers.collapseID == nil { headers.collapseID = id }
             return NewPush(request: req, headers: headers, target: target.lowercased(), environment: environment,
                            credential: credential, notBeforeUnixSeconds: notBeforeUnixSeconds, apsTimestamp: apsTimestamp)
         }
@@ -77,8 +77,4 @@ public final class Outbox: Sendable {
         return try store.enqueue(rows, nowUnixSeconds: nowUnixSeconds)
     }
 
-    /// Even-length, non-empty, hex only (Apple: do not assume a token length).
-    public static func isHexToken(_ t: String) -> Bool {
-        !t.isEmpty && t.utf8.count % 2 == 0 && t.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
-    }
 }

@@ -30,7 +30,7 @@ public struct NewPush: Sendable, Hashable {
         self.apsTimestamp = apsTimestamp ?? Self.apsTimestamp(of: request.body)
     }
 
-    public var apnsID: String { headers["apns-id"] ?? "" }
+    public var apnsID: String { headers.apnsID ?? "" }
 
     /// `aps.timestamp` (UNIX seconds) read from a body; 0 when absent.
     public static func apsTimestamp(of body: [UInt8]) -> Int64 {
@@ -78,5 +78,5 @@ extension JSONValue {
 /// Tokens are credentials to a user's device: logs and the journal keep only the ends (the APNs client's rule).
 enum TokenRedaction {
     /// `80a1…9f3c`; short values are masked entirely.
-    static func redact(_ token: String) -> String { Redact.token(token) }
+    static func redact(_ token: String) -> String { DeviceToken.redacted(token) }
 }

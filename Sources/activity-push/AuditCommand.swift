@@ -1,4 +1,5 @@
 import ActivityPushCore
+import ActivityPushDiagnosis
 import Foundation
 
 /// `activity-push audit DIR [--attributes PATH]... [--format text|json|sarif] [--max-sites N [--allow-skipped]]`

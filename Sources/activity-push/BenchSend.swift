@@ -247,7 +247,7 @@ enum BenchSend {
         for (i, t) in tokens.enumerated() {
             let p = pushes[i % pushes.count]
             if i > 0 { json += "," }
-            json += #"{"token":"\#(t)","priority":\#(p.headers["apns-priority"] ?? "10"),"body":"# + p.bodyString + "}"
+            json += #"{"token":"\#(t)","priority":\#(p.headers.priority ?? "10"),"body":"# + p.bodyString + "}"
         }
         json += "]"
         let pushesPath = dir + "/aioapns-pushes.json"

@@ -1,4 +1,5 @@
 import ActivityPushCore
+import ActivityPushDiagnosis
 import Foundation
 
 /// `activity-push logs [FILE|-] [--since TIME] [--bundle-id ID] [--journal FILE] [--attributes PATH]...

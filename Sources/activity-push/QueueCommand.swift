@@ -69,26 +69,6 @@ enum QueueCLI {
         return f == "json"
     }
 
-    static func tokens(_ a: inout Arguments) throws -> [String] {
-        var tokens: [String] = []
-        for t in a.values("--token") {
-            guard Outbox.isHexToken(t) else { throw UsageError("--token \(Redact.token(t)): not hex (the token data printed as hex)") }
-            tokens.append(t)
-        }
-        if let file = a.value("--tokens-file") {
-            let text = String(decoding: try Inputs.bytes(file), as: UTF8.self)
-            for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.trimmingCharacters(in: .whitespaces)
-                if line.isEmpty || line.hasPrefix("#") { continue }
-                guard Outbox.isHexToken(line) else {
-                    throw UsageError("\(file):\(i + 1): not a hex token; put one token per line as hex")
-                }
-                tokens.append(line)
-            }
-        }
-        return tokens
-    }
-
     static func json(_ value: some Encodable) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -106,7 +86,7 @@ enum QueueCLI {
     static func enqueue(_ argv: [String]) throws -> Int32 {
         var a = try Arguments(argv, booleanFlags: BuildFlags.booleanFlags)
         guard let bundleID = a.value("--bundle-id") else { throw UsageError("--bundle-id is required") }
-        let tokens = try tokens(&a)
+        let tokens = try DeviceTokenFlags.read(&a)
         let schema = try Inputs.schema(a.values("--attributes"))
         let env = a.value("--env") ?? "sandbox"
         let credential = a.value("--credential") ?? "default"
@@ -133,20 +113,10 @@ enum QueueCLI {
                 guard a.positionals.count == 1 else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
                 let path = a.positionals[0]
                 let body = try Inputs.bytes(path)
-                var headers = APNsHeaders()
+                var headers = APNsHeaders.liveActivity(bundleID: bundleID, broadcastChannelID: channelID,
+                                                       priority: APNsPriority(rawValue: priority ?? 10))
                 var positions: [String: SourcePosition] = [:]
-                if let hp = headersPath {
-                    (headers, positions) = try Inputs.headers(hp)
-                } else {
-                    headers["apns-push-type"] = "liveactivity"
-                    if let ch = channelID {
-                        headers["apns-channel-id"] = ch
-                        headers["apns-expiration"] = "0"
-                    } else {
-                        headers["apns-topic"] = bundleID + LiveActivityPush.topicSuffix
-                    }
-                    headers["apns-priority"] = String(priority ?? 10)
-                }
+                if let hp = headersPath { (headers, positions) = try Inputs.headers(hp) }
                 files = .init(payload: path, headers: headersPath, headerPositions: positions)
                 do { request = try PushRequest(bundleID: bundleID, storedHeaders: headers, body: body, schema: schema) }
                 catch { return refused(error, files: files, json: json) }

@@ -75,21 +75,7 @@ struct SendOptions {
         guard let keyID else { throw UsageError("--key-id is required when the key file is not named AuthKey_<KeyID>.p8") }
         guard let teamID = a.value("--team-id") else { throw UsageError("--team-id is required (10 characters, Membership details)") }
         guard let bundleID = a.value("--bundle-id") else { throw UsageError("--bundle-id is required") }
-        var tokens = a.values("--token")
-        if let file = a.value("--tokens-file") {
-            let text = String(decoding: try Inputs.bytes(file), as: UTF8.self)
-            for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.trimmingCharacters(in: .whitespaces)
-                if line.isEmpty || line.hasPrefix("#") { continue }
-                guard line.utf8.count % 2 == 0, line.allSatisfy(\.isHexDigit) else {
-                    throw UsageError("\(file):\(i + 1): not a hex token; put one token per line as hex")
-                }
-                tokens.append(line)
-            }
-        }
-        for t in a.values("--token") where !(t.utf8.count % 2 == 0 && !t.isEmpty && t.allSatisfy(\.isHexDigit)) {
-            throw UsageError("--token \(Redact.token(t)): not hex (the token data printed as hex)")
-        }
+        let tokens = try DeviceTokenFlags.read(&a)
         var env: APNsEnvironment
         switch a.value("--env") ?? "sandbox" {
         case "sandbox": env = .sandbox
@@ -182,10 +168,10 @@ struct SendRun {
             }
             summary["\(label) → \(d.name)", default: 0] += 1
             if o.json {
-                print(Self.jsonLine(target: broadcast ? (request.headers["apns-channel-id"] ?? "") : target,
+                print(Self.jsonLine(target: broadcast ? (request.headers.channelID ?? "") : target,
                                     broadcast: broadcast, result: result, disposition: d))
             } else if targets.count <= 20 || d != .accepted {
-                var line = "\(broadcast ? "channel" : Redact.token(target))  "
+                var line = "\(broadcast ? "channel" : DeviceToken.redacted(target))  "
                 switch result {
                 case .response(let r):
                     line += "\(r.status) \(r.reason?.rawValue ?? "")".trimmingCharacters(in: .whitespaces)
@@ -238,15 +224,8 @@ struct SendRun {
             if let hp = o.headersPath {
                 (headers, positions) = try Inputs.headers(hp)
             } else {
-                headers = APNsHeaders()
-                headers["apns-push-type"] = "liveactivity"
-                if let ch = o.channelID {
-                    headers["apns-channel-id"] = ch
-                    headers["apns-expiration"] = "0"
-                } else {
-                    headers["apns-topic"] = o.bundleID + LiveActivityPush.topicSuffix
-                }
-                headers["apns-priority"] = String(o.priority ?? 10)
+                headers = .liveActivity(bundleID: o.bundleID, broadcastChannelID: o.channelID,
+                                        priority: APNsPriority(rawValue: o.priority ?? 10))
             }
             files = .init(payload: path, headers: o.headersPath, headerPositions: positions)
             attempt = { schema throws(PushBuildError) in
@@ -317,18 +296,18 @@ struct SendRun {
     }
 
     static func jsonLine(target: String, broadcast: Bool, result: APNsResult, disposition: APNsDisposition) -> String {
-        var fields: [(String, JSONValue)] = [(broadcast ? "channel" : "token", .string(broadcast ? target : Redact.token(target)))]
+        var fields: [(String, JSONValue)] = [(broadcast ? "channel" : "token", .string(broadcast ? target : DeviceToken.redacted(target)))]
         switch result {
         case .response(let r):
             fields.append(("status", .int(r.status)))
             fields.append(("reason", r.reason.map { .string($0.rawValue) } ?? .null))
-            fields.append(("apns-id", r.apnsID.map { .string($0) } ?? .null))
-            if let u = r.uniqueID { fields.append(("apns-unique-id", .string(u))) }
+            fields.append((APNsHeaderName.id.rawValue, r.apnsID.map { .string($0) } ?? .null))
+            if let u = r.uniqueID { fields.append((APNsHeaderName.uniqueID.rawValue, .string(u))) }
             if let ts = r.timestampMilliseconds { fields.append(("timestamp", .int(Int(ts)))) }
         case .failure(let e):
             fields.append(("status", .null))
             fields.append(("reason", .null))
-            fields.append(("apns-id", .null))
+            fields.append((APNsHeaderName.id.rawValue, .null))
             fields.append(("error", .string(e.description)))
         }
         fields.append(("class", .string(disposition.name)))

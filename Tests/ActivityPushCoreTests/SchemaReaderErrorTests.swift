@@ -64,6 +64,27 @@ final class SchemaReaderErrorTests: XCTestCase {
         }
     }
 
+    /// Issue 12: errors carry a kind, the file and line, and the fix apart from the reason.
+    func testErrorsCarryKindFileLineAndFix() throws {
+        func error(_ body: () throws -> ActivitySchema) -> SchemaReadError? {
+            do { _ = try body(); return nil } catch { return error as? SchemaReadError }
+        }
+        XCTAssertEqual(error { try SwiftSourceReader.read(paths: []) }?.kind, .noSource)
+        let missing = error { try SwiftSourceReader.read(paths: ["/nonexistent/Attributes.swift"]) }
+        XCTAssertEqual(missing?.kind, .notFound)
+        XCTAssertEqual(missing?.file, "/nonexistent/Attributes.swift")
+        XCTAssertNotNil(missing?.fix)
+        let syntax = error { try SchemaTestSupport.read("struct A: ActivityAttributes {\n  var s = \"abc\n}\n", file: "Str.swift") }
+        XCTAssertEqual(syntax?.kind, .syntax)
+        XCTAssertEqual(syntax?.file, "Str.swift")
+        XCTAssertEqual(syntax?.line, 2)
+        XCTAssertNotNil(syntax?.fix)
+        XCTAssertFalse(syntax?.reason.contains("Fix:") ?? true, "the fix is kept apart from the reason")
+        XCTAssertEqual(error { try SchemaTestSupport.read("struct Plain: Codable { var a: Int }", file: "Plain.swift") }?.kind,
+                       .noActivityAttributes)
+        XCTAssertEqual(error { try ActivitySchemaDescription.read(.obj([])) }?.kind, .badDescription)
+    }
+
     func testBracesInsideStringsAndCommentsAreNotSyntaxErrors() throws {
         let schema = try SchemaTestSupport.read(#"""
         struct A: ActivityAttributes {

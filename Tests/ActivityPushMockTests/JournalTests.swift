@@ -1,4 +1,5 @@
 import ActivityPushCore
+import ActivityPushDiagnosis
 import XCTest
 @testable import ActivityPushMock
 

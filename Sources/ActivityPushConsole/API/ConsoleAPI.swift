@@ -238,7 +238,7 @@ public final class ConsoleAPI: Sendable {
                     throw APIError.badRequest("deviceToken", "required for a device push (hex push-to-start or update token)",
                                               fix: "or give channelID to broadcast an update or end")
                 }
-                target = Redact.token(token)
+                target = DeviceToken.redacted(token)
                 result = try await client.send(pushRequest, deviceToken: token)
             case .broadcast(let channelID):
                 if token != nil { throw APIError.badRequest("deviceToken", "a broadcast goes to its channel; leave deviceToken empty") }
@@ -294,8 +294,9 @@ public final class ConsoleAPI: Sendable {
         guard let outbox else {
             throw APIError(503, "not-configured", "no queue on this console", fix: "start serve with --database PATH|postgres://…")
         }
-        for (i, t) in tokens.enumerated() where !Outbox.isHexToken(t) {
-            throw .badRequest("deviceTokens[\(i)]", "'\(Redact.token(t))' is not a hex device token (even number of 0-9a-f characters)")
+        for (i, t) in tokens.enumerated() where !DeviceToken.isHex(t) {
+            throw .badRequest("deviceTokens[\(i)]", "'\(DeviceToken.redacted(t))' is not a hex device token (even number of 0-9a-f characters)",
+                              fix: DeviceTokenError.fix)
         }
         let ids: [Int64]
         do {
@@ -307,7 +308,7 @@ public final class ConsoleAPI: Sendable {
         metrics.enqueued(ids.count)
         let target: String
         if case .broadcast(let c) = pushRequest.destination { target = "channel:" + c } else {
-            target = tokens.count == 1 ? Redact.token(tokens[0]) : "\(tokens.count) tokens"
+            target = tokens.count == 1 ? DeviceToken.redacted(tokens[0]) : "\(tokens.count) tokens"
         }
         journal.append(ConsoleJournalEntry(time: Date().timeIntervalSince1970, action: "enqueue", event: pushRequest.event.rawValue,
                                            target: target, apnsID: pushRequest.apnsID, queueIDs: ids))

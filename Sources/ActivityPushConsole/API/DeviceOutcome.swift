@@ -31,7 +31,7 @@ struct DeviceOutcome: Sendable {
         guard case .success(let r) = result, r.status == 200, let root = JSONReader.read(r.body).root,
               case .array(let items) = root.value
         else { return nil }
-        for item in items.reversed() where item["apns-id"]?.value.stringValue?.lowercased() == apnsID.lowercased() {
+        for item in items.reversed() where item[APNsHeaderName.id.rawValue]?.value.stringValue?.lowercased() == apnsID.lowercased() {
             guard let device = item["device"], let outcome = device["outcome"]?.value.stringValue else { return nil }
             var causes: [String] = []
             if case .array(let cs)? = device["causes"]?.value {

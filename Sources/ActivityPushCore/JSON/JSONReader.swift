@@ -1,5 +1,6 @@
 /// A problem the strict JSON reader found. Syntax errors stop reading; duplicate keys do not.
 public struct JSONProblem: Sendable, Hashable {
+    /// What kind of problem it is; syntax and depth problems stop reading.
     public enum Kind: String, Sendable, Hashable {
         /// Not RFC 8259 JSON (trailing comma, comment, NaN, bad escape, invalid UTF-8…). Reading stopped here.
         case syntax
@@ -9,8 +10,11 @@ public struct JSONProblem: Sendable, Hashable {
         case tooDeep
     }
 
+    /// The kind of problem.
     public var kind: Kind
+    /// A one-line description (what was found, what was expected).
     public var message: String
+    /// Where the problem is in the text.
     public var position: SourcePosition
     /// Dotted path of the offending key or value (`$` for the root).
     public var path: String
@@ -18,7 +22,9 @@ public struct JSONProblem: Sendable, Hashable {
 
 /// The result of reading one JSON text: the tree (nil when a syntax error stopped reading) and every problem.
 public struct JSONDocument: Sendable {
+    /// The tree; nil when a syntax or depth problem stopped reading.
     public var root: JSONNode?
+    /// Every problem found, in text order.
     public var problems: [JSONProblem]
 }
 
@@ -28,8 +34,10 @@ public struct JSONDocument: Sendable {
 /// positions and number spelling, so it cannot judge a payload; this reader can. It never traps: nesting deeper
 /// than `maxDepth` is reported as ``JSONProblem/Kind/tooDeep``.
 public enum JSONReader {
+    /// Deepest nesting read by default (256 levels of objects and arrays).
     public static let defaultMaxDepth = 256
 
+    /// Reads UTF-8 `bytes` as one JSON text; nesting deeper than `maxDepth` is a ``JSONProblem/Kind/tooDeep`` problem.
     public static func read(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) -> JSONDocument {
         bytes.withUnsafeBufferPointer { buffer in
             var parser = Parser(buffer, maxDepth: maxDepth)
@@ -37,6 +45,7 @@ public enum JSONReader {
         }
     }
 
+    /// Reads `text` as one JSON text (as the byte version reads its UTF-8).
     public static func read(_ text: String, maxDepth: Int = defaultMaxDepth) -> JSONDocument {
         read(Array(text.utf8), maxDepth: maxDepth)
     }

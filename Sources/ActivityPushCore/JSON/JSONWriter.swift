@@ -75,6 +75,7 @@ public enum JSONWriter {
         out += "\""
     }
 
+    /// `s` as a JSON string literal, quotes and escapes included.
     public static func quoted(_ s: String) -> String {
         var out = ""
         writeString(s, into: &out)
@@ -87,7 +88,10 @@ extension JSONValue {
     public static func obj(_ pairs: [(String, JSONValue)]) -> JSONValue {
         .object(pairs.map { JSONMember(key: $0.0, value: JSONNode($0.1)) })
     }
+    /// An array of `values`.
     public static func arr(_ values: [JSONValue]) -> JSONValue { .array(values.map { JSONNode($0) }) }
+    /// An integer number.
     public static func int(_ v: Int) -> JSONValue { .number(JSONNumber(v)) }
+    /// A number from a Double (whole values below 10^15 without a fraction).
     public static func double(_ v: Double) -> JSONValue { .number(JSONNumber(v)) }
 }

@@ -9,6 +9,7 @@ import Foundation
 /// Source: Apple, "Starting and updating Live Activities with ActivityKit push notifications" (custom encoding
 /// strategies cause update failures); `JSONDecoder.dateDecodingStrategy` default `deferredToDate`.
 public protocol ActivityAttributes: Codable {
+    /// The dynamic data (`aps.content-state`), encoded with default strategies.
     associatedtype ContentState: Codable & Hashable
 }
 

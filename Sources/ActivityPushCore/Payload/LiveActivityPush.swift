@@ -6,7 +6,9 @@ import Foundation
 public struct LiveActivityAlert: Sendable, Hashable {
     /// Plain text or a localization key with arguments.
     public enum Text: Sendable, Hashable {
+        /// Text shown as is.
         case plain(String)
+        /// `{"loc-key": key, "loc-args": args}`: a key of the app's `Localizable.strings`, with its format arguments.
         case localized(key: String, args: [String])
 
         var json: JSONValue {
@@ -18,17 +20,21 @@ public struct LiveActivityAlert: Sendable, Hashable {
         }
     }
 
+    /// `aps.alert.title`.
     public var title: Text
+    /// `aps.alert.body`.
     public var body: Text
     /// Sound file name in the app bundle (`aps.alert.sound`), or nil.
     public var sound: String?
 
+    /// An alert from plain or localized texts.
     public init(title: Text, body: Text, sound: String? = nil) {
         self.title = title
         self.body = body
         self.sound = sound
     }
 
+    /// An alert from plain texts.
     public init(title: String, body: String, sound: String? = nil) {
         self.init(title: .plain(title), body: .plain(body), sound: sound)
     }
@@ -55,15 +61,19 @@ public struct LiveActivityPush: Sendable {
     /// `.push-type.liveactivity`, appended to the bundle id to form `apns-topic` for device pushes.
     public static let topicSuffix = ".push-type.liveactivity"
 
+    /// `aps.event`: fixed by the factory used (`start`, `update`, `end`).
     public private(set) var event: LiveActivityEvent
+    /// The app's bundle id; `apns-topic` is `<bundleID>.push-type.liveactivity` (device pushes).
     public var bundleID: String
     /// `aps.timestamp`, UNIX seconds. Use the current time: the device ignores an update older than the last one applied.
     public var timestampUnixSeconds: Int64
+    /// `aps.content-state`: a JSON object matching the app's `ContentState`.
     public var contentState: JSONValue
     /// `aps.attributes-type` (start only): the Swift type name exactly, case included, no module prefix.
     public private(set) var attributesType: String?
     /// `aps.attributes` (start only): the type's stored properties, nothing else.
     public private(set) var attributes: JSONValue?
+    /// `aps.alert`; required for a start, optional (it lights the screen) for update and end.
     public var alert: LiveActivityAlert?
     /// `aps.stale-date`, UNIX seconds.
     public var staleDateUnixSeconds: Int64?
@@ -100,10 +110,14 @@ public struct LiveActivityPush: Sendable {
 
     /// A push-to-start (iOS 17.2+), sent to a push-to-start token.
     /// - Parameters:
+    ///   - bundleID: the app's bundle id (`apns-topic` is `<bundleID>.push-type.liveactivity`).
     ///   - attributesType: the Swift type name exactly (e.g. `"PizzaDeliveryAttributes"`).
     ///   - attributes: a JSON object with the type's stored properties only.
     ///   - contentState: a JSON object matching `ContentState`.
     ///   - alert: required for start; title and body.
+    ///   - timestampUnixSeconds: `aps.timestamp`, UNIX seconds (default now).
+    ///   - staleDateUnixSeconds: `aps.stale-date`, UNIX seconds.
+    ///   - relevanceScore: `aps.relevance-score`.
     ///   - requestUpdateToken: iOS 18+, sets `input-push-token: 1`.
     ///   - inputPushChannel: iOS 18+, subscribes the activity to a broadcast channel (not with `requestUpdateToken`).
     public static func start(bundleID: String, attributesType: String, attributes: JSONValue, contentState: JSONValue,
@@ -175,20 +189,11 @@ public struct LiveActivityPush: Sendable {
 
     /// The APNs request headers for this push.
     public var headers: APNsHeaders {
-        var h = APNsHeaders()
-        h["apns-push-type"] = APNsPushType.liveactivity.rawValue
-        if let broadcastChannelID {
-            h["apns-channel-id"] = broadcastChannelID
-            // Broadcast requires apns-expiration; 0 suits channels with storage policy 0 (No Message Stored).
-            h["apns-expiration"] = String(expirationUnixSeconds ?? 0)
-        } else {
-            h["apns-topic"] = bundleID + Self.topicSuffix
-            if let expirationUnixSeconds { h["apns-expiration"] = String(expirationUnixSeconds) }
-        }
-        h["apns-priority"] = String(priority.rawValue)
-        if let apnsID { h["apns-id"] = apnsID.uuidString.lowercased() }
-        if let collapseID { h["apns-collapse-id"] = collapseID }
-        return h
+        var headers = APNsHeaders.liveActivity(bundleID: bundleID, broadcastChannelID: broadcastChannelID,
+                                               expirationUnixSeconds: expirationUnixSeconds, priority: priority)
+        if let apnsID { headers.apnsID = apnsID.uuidString.lowercased() }
+        if let collapseID { headers.collapseID = collapseID }
+        return headers
     }
 
     /// Builds and checks the push. With `schema`, `attributes-type`, `attributes` and `content-state` are

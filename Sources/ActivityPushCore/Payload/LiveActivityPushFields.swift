@@ -298,8 +298,8 @@ extension LiveActivityPush {
             case .relevanceScore: return "aps.relevance-score"
             case .priority: return "apns-priority (default 10)"
             case .expiration: return "apns-expiration, UNIX seconds"
-            case .apnsID: return "apns-id"
-            case .collapseID: return "apns-collapse-id (at most 64 bytes)"
+            case .apnsID: return APNsHeaderName.id.rawValue
+            case .collapseID: return "apns-collapse-id (at most \(APNsLimits.collapseIDBytes) bytes)"
             case .requestUpdateToken: return "start, iOS 18+: input-push-token: 1"
             case .inputPushChannel: return "start, iOS 18+: subscribe the activity to a broadcast channel"
             case .channelID: return "send an update / end as a broadcast to this channel"

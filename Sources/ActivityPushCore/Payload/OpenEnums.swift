@@ -5,9 +5,13 @@ public struct LiveActivityEvent: RawRepresentable, Sendable, Hashable, Codable, 
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
+    /// `start`: a push-to-start (iOS 17.2+), to a push-to-start token.
     public static let start = LiveActivityEvent(rawValue: "start")
+    /// `update`: new content state for a running activity.
     public static let update = LiveActivityEvent(rawValue: "update")
+    /// `end`: the final content state; the activity is dismissed at `dismissal-date`.
     public static let end = LiveActivityEvent(rawValue: "end")
+    /// The three events Apple documents.
     public static let known: [LiveActivityEvent] = [.start, .update, .end]
     public var description: String { rawValue }
 }
@@ -18,8 +22,11 @@ public struct APNsPushType: RawRepresentable, Sendable, Hashable, Codable, Expre
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
+    /// `liveactivity`: every Live Activity push.
     public static let liveactivity = APNsPushType(rawValue: "liveactivity")
+    /// `alert`: an ordinary notification (not for Live Activities).
     public static let alert = APNsPushType(rawValue: "alert")
+    /// `background`: a silent push (not for Live Activities).
     public static let background = APNsPushType(rawValue: "background")
     public var description: String { rawValue }
 }
@@ -30,8 +37,11 @@ public struct APNsPushType: RawRepresentable, Sendable, Hashable, Codable, Expre
 public struct APNsPriority: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `10`: deliver now (counts against the ActivityKit budget).
     public static let immediate = APNsPriority(rawValue: 10)
+    /// `5`: deliver at a convenient time (does not count against the budget).
     public static let considerate = APNsPriority(rawValue: 5)
+    /// `1`: broadcast only, lowest priority.
     public static let low = APNsPriority(rawValue: 1)
     public var description: String { String(rawValue) }
 }

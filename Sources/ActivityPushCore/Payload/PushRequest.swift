@@ -13,13 +13,16 @@ public enum PushDestination: Sendable, Hashable {
 /// which re-checks stored bytes with the validator), so every sending path — CLI, queue, console, client —
 /// sends a body the validator has accepted.
 public struct PushRequest: Sendable, Hashable {
+    /// `aps.event` of the body.
     public let event: LiveActivityEvent
+    /// The app's bundle id.
     public let bundleID: String
+    /// A device token path or a broadcast channel.
     public let destination: PushDestination
     /// Lowercase header names: `apns-push-type`, `apns-topic` (device) or `apns-channel-id` (broadcast),
     /// `apns-priority`, and when set `apns-expiration`, `apns-id`, `apns-collapse-id`.
     public let headers: APNsHeaders
-    /// The compact JSON body (UTF-8), at most 4096 bytes (5120 broadcast).
+    /// The compact JSON body (UTF-8), at most ``APNsLimits/deviceBodyBytes`` (``APNsLimits/broadcastBodyBytes`` broadcast).
     public let body: [UInt8]
     /// Warnings the validator raised on the built push (never errors).
     public let warnings: [Finding]
@@ -34,16 +37,18 @@ public struct PushRequest: Sendable, Hashable {
         self.warnings = warnings
     }
 
+    /// The body as text.
     public var bodyString: String { String(decoding: body, as: UTF8.self) }
 
     /// `apns-id` when one was fixed at build time (lowercase UUID).
-    public var apnsID: String? { headers["apns-id"] }
+    public var apnsID: String? { headers.apnsID }
 
     /// This push with `apns-id` set (e.g. fixed once at enqueue so retries carry the same id).
     public func with(apnsID: String) -> PushRequest {
-        var h = headers
-        h["apns-id"] = apnsID.lowercased()
-        return PushRequest(event: event, bundleID: bundleID, destination: destination, headers: h, body: body, warnings: warnings)
+        var changed = headers
+        changed.apnsID = apnsID.lowercased()
+        return PushRequest(event: event, bundleID: bundleID, destination: destination, headers: changed, body: body,
+                           warnings: warnings)
     }
 
     /// Restores a push stored earlier (queue, journal) and re-checks it: the validator must accept the stored
@@ -54,7 +59,7 @@ public struct PushRequest: Sendable, Hashable {
         guard report.accept else { throw PushBuildError(findings: report.findings) }
         let doc = JSONReader.read(body)
         let event = doc.root?["aps"]?["event"]?.value.stringValue.map(LiveActivityEvent.init(rawValue:)) ?? .update
-        let destination: PushDestination = storedHeaders["apns-channel-id"].map { .broadcast(channelID: $0) } ?? .device
+        let destination: PushDestination = storedHeaders.channelID.map { .broadcast(channelID: $0) } ?? .device
         self.init(event: event, bundleID: bundleID, destination: destination, headers: storedHeaders, body: body,
                   warnings: report.findings)
     }
@@ -62,7 +67,9 @@ public struct PushRequest: Sendable, Hashable {
 
 /// The builder refused: the inputs cannot make a push the device would accept.
 public struct PushBuildError: Error, Sendable, CustomStringConvertible {
+    /// Every finding; at least one is an error.
     public var findings: [Finding]
+    /// A refusal with its findings.
     public init(findings: [Finding]) { self.findings = findings }
     public var description: String {
         findings.filter { $0.severity == .error }

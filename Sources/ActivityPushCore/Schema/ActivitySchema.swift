@@ -1,7 +1,10 @@
 /// Where something was declared in the app's Swift source.
 public struct SwiftSourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The file's path as given to the reader.
     public var file: String
+    /// 1-based line of the declaration.
     public var line: Int
+    /// A location from its parts.
     public init(file: String, line: Int) {
         self.file = file
         self.line = line
@@ -12,10 +15,12 @@ public struct SwiftSourceLocation: Sendable, Hashable, Codable, CustomStringConv
 /// Every `ActivityAttributes` type read from the app's Swift source, with the JSON shape the device's
 /// default `JSONDecoder` expects for its `attributes` and its `content-state`.
 public struct ActivitySchema: Sendable {
+    /// Every `ActivityAttributes` type found, in file and declaration order.
     public var types: [ActivityAttributesType]
     /// The `.swift` files that were read, in order.
     public var files: [String]
 
+    /// A schema from its types and the files read (``SwiftSourceReader`` makes one).
     public init(types: [ActivityAttributesType], files: [String]) {
         self.types = types
         self.files = files
@@ -31,12 +36,14 @@ public struct ActivitySchema: Sendable {
 public struct ActivityAttributesType: Sendable {
     /// The Swift type name — the exact string `aps.attributes-type` must carry (no module prefix).
     public var name: String
+    /// Where the type is declared.
     public var location: SwiftSourceLocation
     /// The shape of `aps.attributes` (the type's own stored properties), or `.unresolved`.
     public var attributes: ValueShape
     /// The shape of `aps.content-state` (`ContentState`), or `.unresolved`.
     public var contentState: ValueShape
 
+    /// A type from its parts.
     public init(name: String, location: SwiftSourceLocation, attributes: ValueShape, contentState: ValueShape) {
         self.name = name
         self.location = location
@@ -47,10 +54,13 @@ public struct ActivityAttributesType: Sendable {
 
 /// The JSON shape a Swift type takes under `JSONDecoder`'s default strategies (synthesized `Decodable`).
 public indirect enum ValueShape: Sendable {
+    /// `Bool`: `true` or `false`.
     case bool
+    /// `String`: a JSON string.
     case string
     /// `Character`: a string of exactly one character.
     case character
+    /// A Swift integer type: a JSON number with no fraction, within the type's range.
     case integer(IntegerKind)
     /// `Double`, `Float`, `CGFloat`, `TimeInterval`, `Decimal`…: any JSON number.
     case floating(name: String)
@@ -65,13 +75,17 @@ public indirect enum ValueShape: Sendable {
     case uuid
     /// `Data`: a base64 string.
     case data
+    /// `[T]`: a JSON array of T.
     case array(ValueShape)
+    /// `Set<T>`: a JSON array of T (duplicates collapse on decoding).
     case set(ValueShape)
     /// `[K: V]`: a JSON object when K is `String` or `Int`-like (keys written as strings).
     case dictionary(key: ValueShape, value: ValueShape)
     /// `T?`: the key may be omitted.
     case optional(ValueShape)
+    /// A struct decoded with synthesized `Decodable`: a JSON object.
     case object(StructShape)
+    /// An enum: its raw value, or the keyed form for enums without a raw type.
     case enumeration(EnumShape)
     /// A type the reader cannot resolve (declared in a file not given, custom `init(from:)`, recursive…):
     /// its values are not judged.
@@ -83,6 +97,7 @@ public indirect enum ValueShape: Sendable {
         return self
     }
 
+    /// True for `T?`.
     public var isOptional: Bool {
         if case .optional = self { return true }
         return false
@@ -91,18 +106,23 @@ public indirect enum ValueShape: Sendable {
 
 /// A Swift integer type and its range.
 public struct IntegerKind: Sendable, Hashable {
+    /// The Swift type name (`Int32`).
     public var name: String
+    /// Lower bound.
     public var min: Int64
     /// Upper bound; `UInt64`/`UInt` use `maxUnsigned`.
     public var maxUnsigned: UInt64
 
+    /// An integer kind from its name and range.
     public init(name: String, min: Int64, maxUnsigned: UInt64) {
         self.name = name
         self.min = min
         self.maxUnsigned = maxUnsigned
     }
 
+    /// `Int` (64-bit on every platform the device and server use).
     public static let int = IntegerKind(name: "Int", min: Int64.min, maxUnsigned: UInt64(Int64.max))
+    /// Every Swift integer type by name.
     public static let all: [String: IntegerKind] = [
         "Int": .int,
         "Int64": IntegerKind(name: "Int64", min: Int64.min, maxUnsigned: UInt64(Int64.max)),
@@ -119,7 +139,9 @@ public struct IntegerKind: Sendable, Hashable {
 
 /// A struct (or class) decoded with synthesized `Decodable` as a keyed container.
 public struct StructShape: Sendable {
+    /// The Swift type name.
     public var name: String
+    /// Where the type is declared, when read from source.
     public var location: SwiftSourceLocation?
     /// The properties decoding reads, in declaration order, with JSON keys (CodingKeys applied).
     public var properties: [StoredProperty]
@@ -129,6 +151,7 @@ public struct StructShape: Sendable {
     /// `init(from:)` asks the decoder for nothing, so any JSON value decodes (`"x"`, `1`, `[]`, `{}`).
     public var decodesFromAnyValue: Bool
 
+    /// A struct shape from its parts.
     public init(name: String, location: SwiftSourceLocation? = nil, properties: [StoredProperty], conditionalKeys: [String] = [],
                 decodesFromAnyValue: Bool = false) {
         self.name = name
@@ -138,6 +161,7 @@ public struct StructShape: Sendable {
         self.decodesFromAnyValue = decodesFromAnyValue
     }
 
+    /// The property decoded from JSON key `key`, if any.
     public func property(forKey key: String) -> StoredProperty? {
         properties.first(where: { $0.key == key })
     }
@@ -153,8 +177,10 @@ public struct StoredProperty: Sendable {
     public var shape: ValueShape
     /// The type as written in the source (`[String: Int]`, `Date?`), for messages.
     public var typeName: String
+    /// Where the property is declared, when read from source.
     public var location: SwiftSourceLocation?
 
+    /// A property from its parts.
     public init(name: String, key: String, shape: ValueShape, typeName: String, location: SwiftSourceLocation? = nil) {
         self.name = name
         self.key = key
@@ -172,13 +198,19 @@ public struct StoredProperty: Sendable {
 /// associated values) holds the associated values. The decoder looks only at keys that are case names
 /// (`CodingKeys` applied): other keys are ignored, and exactly one case key must be present.
 public struct EnumShape: Sendable {
+    /// An enum's raw type: how its values appear in JSON.
     public enum RawType: Sendable, Hashable {
+        /// `String`: the case's raw string.
         case string
+        /// An integer type: the raw number.
         case integer(IntegerKind)
+        /// `Double` / `Float`: the raw number.
         case floating
     }
 
+    /// One case of the enum.
     public struct Case: Sendable {
+        /// The Swift case name.
         public var name: String
         /// The JSON key of the case in the keyed form: the `CodingKeys` raw value when renamed, else the name.
         public var key: String
@@ -187,6 +219,7 @@ public struct EnumShape: Sendable {
         /// Associated values (keyed form only): label (or `_0`, `_1`…) and shape.
         public var associatedValues: [(key: String, shape: ValueShape)]
 
+        /// A case from its parts.
         public init(name: String, rawValue: String?, associatedValues: [(key: String, shape: ValueShape)] = [],
                     key: String? = nil) {
             self.name = name
@@ -196,15 +229,19 @@ public struct EnumShape: Sendable {
         }
     }
 
+    /// The Swift type name.
     public var name: String
+    /// Where the enum is declared, when read from source.
     public var location: SwiftSourceLocation?
     /// nil for enums without a raw type (keyed form).
     public var rawType: RawType?
     /// The raw type's Swift name (`Float`, `Double`, `Int8`…) when known: a `Float` raw value is compared after
     /// rounding the JSON number to `Float`, as the decoder does.
     public var rawTypeName: String?
+    /// The cases in declaration order.
     public var cases: [Case]
 
+    /// An enum shape from its parts.
     public init(name: String, location: SwiftSourceLocation? = nil, rawType: RawType?, cases: [Case], rawTypeName: String? = nil) {
         self.name = name
         self.location = location

@@ -8,6 +8,7 @@
 /// reference-seconds, iso8601 — a date the app decodes itself), `string`, `character`, `bool`, `url`, `uuid`,
 /// `data`, or `unresolved` (`swiftType`, `reason`).
 public enum ActivitySchemaDescription {
+    /// The whole schema: `{"files": […], "types": […]}` (see above).
     public static func json(_ schema: ActivitySchema) -> JSONValue {
         .obj([
             ("files", .arr(schema.files.map(JSONValue.string))),
@@ -22,6 +23,7 @@ public enum ActivitySchemaDescription {
         ])
     }
 
+    /// One SHAPE object (see above).
     public static func shape(_ s: ValueShape) -> JSONValue {
         switch s {
         case .bool: return kind("bool")

@@ -4,7 +4,7 @@ extension ActivitySchemaDescription {
     /// - Throws: ``SchemaReadError`` naming the JSON path that does not have the described shape.
     public static func read(_ value: JSONValue) throws -> ActivitySchema {
         guard let types = value.members?.first(where: { $0.key == "types" })?.value.value, case .array(let list) = types else {
-            throw SchemaReadError("expected {\"types\": [...]} as written by `activity-push schema --format json`")
+            throw SchemaReadError(.badDescription, "expected {\"types\": [...]} as written by `activity-push schema --format json`")
         }
         let files = (JSONNode(value)["files"].flatMap { node -> [String]? in
             if case .array(let a) = node.value { return a.compactMap { $0.value.stringValue } }
@@ -12,7 +12,7 @@ extension ActivitySchemaDescription {
         }) ?? []
         return ActivitySchema(types: try list.enumerated().map { i, t in
             let path = "types.\(i)"
-            guard let name = t["name"]?.value.stringValue else { throw SchemaReadError("\(path).name: expected a string") }
+            guard let name = t["name"]?.value.stringValue else { throw SchemaReadError(.badDescription, "\(path).name: expected a string") }
             return ActivityAttributesType(
                 name: name, location: location(t["location"]?.value.stringValue) ?? SwiftSourceLocation(file: "?", line: 0),
                 attributes: try shape(t["attributes"], path: path + ".attributes"),
@@ -26,7 +26,7 @@ extension ActivitySchemaDescription {
     }
 
     static func shape(_ node: JSONNode?, path: String) throws -> ValueShape {
-        guard let node, let kind = node["kind"]?.value.stringValue else { throw SchemaReadError("\(path): expected a shape with \"kind\"") }
+        guard let node, let kind = node["kind"]?.value.stringValue else { throw SchemaReadError(.badDescription, "\(path): expected a shape with \"kind\"") }
         func str(_ key: String) -> String? { node[key]?.value.stringValue }
         func element() throws -> ValueShape { try shape(node["element"], path: path + ".element") }
         switch kind {
@@ -38,7 +38,7 @@ extension ActivitySchemaDescription {
         case "date": return .date
         case "custom-date":
             guard let encoding = str("encoding").flatMap(DateEncoding.init(rawValue:)) else {
-                throw SchemaReadError("\(path).encoding: expected one of \(DateEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw SchemaReadError(.badDescription, "\(path).encoding: expected one of \(DateEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return .customDate(encoding)
         case "url": return .url
@@ -52,11 +52,11 @@ extension ActivitySchemaDescription {
         case "unresolved":
             return .unresolved(typeName: str("swiftType") ?? "?", reason: str("reason") ?? "unresolved")
         case "object":
-            guard case .array(let props)? = node["properties"]?.value else { throw SchemaReadError("\(path).properties: expected an array") }
+            guard case .array(let props)? = node["properties"]?.value else { throw SchemaReadError(.badDescription, "\(path).properties: expected an array") }
             let properties = try props.enumerated().map { i, p -> StoredProperty in
                 let pp = "\(path).properties.\(i)"
                 guard let name = p["name"]?.value.stringValue, let key = p["key"]?.value.stringValue else {
-                    throw SchemaReadError("\(pp): expected name and key")
+                    throw SchemaReadError(.badDescription, "\(pp): expected name and key")
                 }
                 return StoredProperty(name: name, key: key, shape: try shape(p["shape"], path: pp + ".shape"),
                                       typeName: p["swiftType"]?.value.stringValue ?? "?",
@@ -68,7 +68,7 @@ extension ActivitySchemaDescription {
                                        properties: properties, conditionalKeys: conditional,
                                        decodesFromAnyValue: node["decodesFromAnyValue"]?.value == .bool(true)))
         case "enum":
-            guard case .array(let cases)? = node["cases"]?.value else { throw SchemaReadError("\(path).cases: expected an array") }
+            guard case .array(let cases)? = node["cases"]?.value else { throw SchemaReadError(.badDescription, "\(path).cases: expected an array") }
             let rawType: EnumShape.RawType?
             switch str("rawType") {
             case nil: rawType = nil
@@ -78,7 +78,7 @@ extension ActivitySchemaDescription {
             }
             return .enumeration(EnumShape(name: str("swiftType") ?? "?", location: location(str("location")), rawType: rawType,
                                           cases: try cases.enumerated().map { i, c in
-                guard let name = c["name"]?.value.stringValue else { throw SchemaReadError("\(path).cases.\(i).name: expected a string") }
+                guard let name = c["name"]?.value.stringValue else { throw SchemaReadError(.badDescription, "\(path).cases.\(i).name: expected a string") }
                 var raw: String? = nil
                 switch c["rawValue"]?.value {
                 case .string(let s)?: raw = s
@@ -94,7 +94,7 @@ extension ActivitySchemaDescription {
                 return EnumShape.Case(name: name, rawValue: raw, associatedValues: associated, key: c["key"]?.value.stringValue)
             }, rawTypeName: str("rawSwiftType")))
         default:
-            throw SchemaReadError("\(path): unknown shape kind \"\(kind)\"")
+            throw SchemaReadError(.badDescription, "\(path): unknown shape kind \"\(kind)\"")
         }
     }
 }

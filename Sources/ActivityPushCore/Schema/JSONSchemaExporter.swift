@@ -18,6 +18,7 @@
 /// `required` (and `null` is not accepted: the project treats it as an error), unresolved types are `{}`
 /// with a `$comment` saying why.
 public enum JSONSchemaExporter {
+    /// The JSON Schema dialect written in `$schema` (draft 2020-12).
     public static let draft = "https://json-schema.org/draft/2020-12/schema"
 
     /// The schema document. `id`, when given, becomes `$id`.

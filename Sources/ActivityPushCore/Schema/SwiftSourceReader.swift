@@ -1,13 +1,5 @@
 import Foundation
 
-/// Why the schema could not be read at all (as opposed to one unresolved type, which is a finding).
-/// The message names the file (and line, for syntax problems) and the fix.
-public struct SchemaReadError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// Reads `ActivityAttributes` types from the app's own Swift source files, without a compiler: a small
 /// Swift lexer and declaration-level parser, then Swift's name lookup over every file given.
 ///
@@ -25,9 +17,10 @@ public enum SwiftSourceReader {
     ///   syntax problem that prevents reading (unterminated string or comment, unbalanced braces, `#if`
     ///   without `#endif`; the error names file:line), a type or declaration nested deeper than the reader's
     ///   limit (48 levels, named in the message), or no file declares a type conforming to `ActivityAttributes`.
-    public static func read(paths: [String]) throws -> ActivitySchema {
+    public static func read(paths: [String]) throws(SchemaReadError) -> ActivitySchema {
         guard !paths.isEmpty else {
-            throw SchemaReadError("no Swift source given. Fix: pass the .swift file (or folder) that declares your ActivityAttributes type.")
+            throw SchemaReadError(.noSource, "no Swift source given",
+                                  fix: "pass the .swift file (or folder) that declares your ActivityAttributes type")
         }
         var files: [String] = []
         var unitFiles: [String] = []
@@ -35,12 +28,14 @@ public enum SwiftSourceReader {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw SchemaReadError("cannot read '\(path)': no such file or folder. Fix: pass an existing .swift file or a folder that contains them.")
+                throw SchemaReadError(.notFound, file: path, "cannot read '\(path)': no such file or folder",
+                                      fix: "pass an existing .swift file or a folder that contains them")
             }
             if isDirectory.boolValue {
                 let found = swiftFiles(below: path)
                 guard !found.isEmpty else {
-                    throw SchemaReadError("'\(path)' contains no .swift file. Fix: pass the folder (or file) that declares your ActivityAttributes type, e.g. the widget extension's sources.")
+                    throw SchemaReadError(.noSwiftFile, file: path, "'\(path)' contains no .swift file",
+                                          fix: "pass the folder (or file) that declares your ActivityAttributes type, e.g. the widget extension's sources")
                 }
                 files += found
                 unitFiles += unitsFiles(below: path)
@@ -54,17 +49,19 @@ public enum SwiftSourceReader {
         var units = UnitDeclarations()
         for file in Set(unitFiles).sorted() {
             guard let data = fm.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-                throw SchemaReadError("cannot read '\(file)' (UTF-8 text expected). Fix: check the file and its permissions.")
+                throw SchemaReadError(.badUnits, file: file, "cannot read '\(file)' (UTF-8 text expected)",
+                                      fix: "check the file and its permissions")
             }
             try units.add(text: text, file: file)
         }
         var sources: [(file: String, text: String)] = []
         for file in files {
             guard let data = fm.contents(atPath: file) else {
-                throw SchemaReadError("cannot read '\(file)': permission denied or not a regular file. Fix: check the path and its permissions.")
+                throw SchemaReadError(.unreadable, file: file, "cannot read '\(file)': permission denied or not a regular file",
+                                      fix: "check the path and its permissions")
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw SchemaReadError("'\(file)' is not UTF-8 text. Fix: pass Swift source files (UTF-8).")
+                throw SchemaReadError(.notUTF8, file: file, "'\(file)' is not UTF-8 text", fix: "pass Swift source files (UTF-8)")
             }
             sources.append((file, text))
         }
@@ -94,7 +91,7 @@ public enum SwiftSourceReader {
     /// - Parameter units: shapes declared in `activity-push.units` files (see ``UnitDeclarations``); a
     ///   declaration naming no type or property read throws, naming its file:line.
     public static func read(sources: [(file: String, text: String)], units: UnitDeclarations = UnitDeclarations(),
-                            unknownUnitsAreErrors: Bool = true) throws -> ActivitySchema {
+                            unknownUnitsAreErrors: Bool = true) throws(SchemaReadError) -> ActivitySchema {
         var all = SwiftDeclarations()
         for source in sources {
             do {
@@ -103,18 +100,21 @@ public enum SwiftSourceReader {
                 all.typealiases += decls.typealiases
             } catch {
                 let fix = error.fix ?? "the file must compile as Swift; correct the syntax there (or pass only the files that declare your ActivityAttributes types and the types they use)"
-                throw SchemaReadError("\(source.file):\(error.line): \(error.message). Fix: \(fix).")
+                throw SchemaReadError(.syntax, file: source.file, line: error.line, error.message, fix: fix)
             }
         }
         var resolver = SwiftSchemaResolver(all, units: units)
         if unknownUnitsAreErrors, let unknown = resolver.unknownUnitNames().first {
-            throw SchemaReadError("\(unknown.location): \(unknown.name) names no type, and no property of a type, in the Swift files read. Fix: write the type's qualified Swift name (Outer.Inner) or Type.property, as declared.")
+            throw SchemaReadError(.badUnits, "\(unknown.location): \(unknown.name) names no type, and no property of a type, in the Swift files read",
+                                  fix: "write the type's qualified Swift name (Outer.Inner) or Type.property, as declared")
         }
         let types = resolver.activityAttributesTypes()
         guard !types.isEmpty else {
             let names = sources.map { ($0.file as NSString).lastPathComponent }
             let list = names.count > 5 ? names.prefix(5).joined(separator: ", ") + ", …" : names.joined(separator: ", ")
-            throw SchemaReadError("none of the \(sources.count) file(s) read (\(list)) declares a type conforming to ActivityAttributes. Fix: pass the file that declares `struct …: ActivityAttributes` (or `extension …: ActivityAttributes`) and the files of the types it uses.")
+            throw SchemaReadError(.noActivityAttributes,
+                                  "none of the \(sources.count) file(s) read (\(list)) declares a type conforming to ActivityAttributes",
+                                  fix: "pass the file that declares `struct …: ActivityAttributes` (or `extension …: ActivityAttributes`) and the files of the types it uses")
         }
         return ActivitySchema(types: types, files: sources.map(\.file))
     }

@@ -16,9 +16,19 @@
 /// same keys synthesized decoding would (CodingKeys applied), so it is judged as if synthesized; combine it
 /// with property lines for the properties it converts.
 public struct UnitDeclarations: Sendable {
+    /// What one declaration says a type or property is in JSON.
     public enum Shape: Sendable, Hashable {
+        /// A date in this encoding (`unix-seconds`, `unix-milliseconds`, `reference-seconds`, `iso8601`).
         case date(DateEncoding)
-        case string, integer, number, bool
+        /// A JSON string.
+        case string
+        /// A JSON integer (Swift `Int`).
+        case integer
+        /// A JSON number (Swift `Double`).
+        case number
+        /// `true` or `false`.
+        case bool
+        /// The type's custom `init(from:)` reads the keys synthesized decoding would: judge it as synthesized.
         case keyed
 
         static let words: [(String, Shape)] = DateEncoding.allCases.map { ($0.rawValue, .date($0)) }
@@ -37,22 +47,28 @@ public struct UnitDeclarations: Sendable {
         }
     }
 
+    /// One declaration line.
     public struct Entry: Sendable {
+        /// The qualified type name (`Outer.Inner`) or `Type.property`, as written.
         public var name: String
+        /// The declared shape.
         public var shape: Shape
+        /// Where it was declared (file and 1-based line).
         public var location: SwiftSourceLocation
     }
 
     /// The file name looked for next to the Swift sources.
     public static let fileName = "activity-push.units"
 
+    /// Every declaration read so far, by name.
     public private(set) var entries: [String: Entry] = [:]
 
+    /// No declarations.
     public init() {}
 
     /// - Throws: ``SchemaReadError`` naming `file:line` for a line that is not `NAME SHAPE`, an unknown shape,
     ///   or a name declared twice.
-    public mutating func add(text: String, file: String) throws {
+    public mutating func add(text: String, file: String) throws(SchemaReadError) {
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
@@ -60,19 +76,22 @@ public struct UnitDeclarations: Sendable {
             let location = SwiftSourceLocation(file: file, line: index + 1)
             let known = Shape.words.map(\.0).joined(separator: ", ")
             guard words.count == 2 else {
-                throw SchemaReadError("\(location): expected `NAME SHAPE` (e.g. `EpochSecondsDate unix-seconds`), got \"\(line.trimmingCharacters(in: .whitespaces))\". Fix: one declaration a line; SHAPE is one of \(known).")
+                throw SchemaReadError(.badUnits, "\(location): expected `NAME SHAPE` (e.g. `EpochSecondsDate unix-seconds`), got \"\(line.trimmingCharacters(in: .whitespaces))\"",
+                                      fix: "one declaration a line; SHAPE is one of \(known)")
             }
             let name = words[0].hasSuffix(":") ? String(words[0].dropLast()) : words[0]
             guard let shape = Shape.words.first(where: { $0.0 == words[1] })?.1 else {
-                throw SchemaReadError("\(location): unknown shape \"\(words[1])\" for \(name). Fix: use one of \(known).")
+                throw SchemaReadError(.badUnits, "\(location): unknown shape \"\(words[1])\" for \(name)", fix: "use one of \(known)")
             }
             if let earlier = entries[name] {
-                throw SchemaReadError("\(location): \(name) is already declared at \(earlier.location). Fix: keep one declaration.")
+                throw SchemaReadError(.badUnits, "\(location): \(name) is already declared at \(earlier.location)", fix: "keep one declaration")
             }
             entries[name] = Entry(name: name, shape: shape, location: location)
         }
     }
 
+    /// The declaration for a qualified type name or `Type.property`, if any.
     public subscript(name: String) -> Entry? { entries[name] }
+    /// True when nothing is declared.
     public var isEmpty: Bool { entries.isEmpty }
 }

@@ -11,7 +11,7 @@ extension PushCheck {
     /// Runs after the body rules (`Validator.run` defers it), so `event` is already known.
     mutating func checkHeaders(_ h: APNsHeaders) {
         let broadcast = isBroadcast
-        switch h["apns-push-type"] {
+        switch h.pushType {
         case nil where envelope != nil:
             break  // FCM sets apns-push-type itself for a Live Activity token
         case nil:
@@ -26,28 +26,28 @@ extension PushCheck {
                    fix: "set apns-push-type: liveactivity")
         }
         if broadcast {
-            if let topic = h["apns-topic"] {
+            if let topic = h.topic {
                 report(.topicOnBroadcast, at: "headers.apns-topic", nil,
                        "a broadcast request carries the bundle id in its path; apns-topic \"\(topic)\" is not used (APNs: TopicDisallowed)",
                        fix: "remove the apns-topic header from broadcast requests")
             }
-            if (h["apns-channel-id"] ?? "").isEmpty {
+            if (h.channelID ?? "").isEmpty {
                 report(.missingChannelID, at: "headers.apns-channel-id", nil,
                        "a broadcast request needs apns-channel-id (APNs: MissingChannelId)",
                        fix: "set apns-channel-id to the base64 channel ID from channel creation")
             }
-            if h["apns-expiration"] == nil {
+            if h.expiration == nil {
                 report(.missingExpiration, at: "headers.apns-expiration", nil,
                        "broadcast requests require apns-expiration",
                        fix: "set apns-expiration: 0 (required for channels with storage policy 0), or a UNIX time for policy 1")
             }
-            if h["apns-priority"] == nil {
+            if h.priority == nil {
                 report(.missingPriority, at: "headers.apns-priority", nil,
                        "broadcast requests require apns-priority (10, 5 or 1)",
                        fix: "set apns-priority: 10 (or 5 to save budget)")
             }
         } else {
-            switch h["apns-topic"] {
+            switch h.topic {
             case nil where envelope != nil:
                 break  // FCM sets apns-topic (bundle id + .push-type.liveactivity) itself
             case nil:
@@ -65,7 +65,7 @@ extension PushCheck {
                 break
             }
         }
-        if let p = h["apns-priority"] {
+        if let p = h.priority {
             let allowed = broadcast ? ["10", "5", "1"] : ["10", "5"]
             if !allowed.contains(p.trimmingCharacters(in: .whitespaces)) {
                 report(.invalidPriority, at: "headers.apns-priority", nil,
@@ -73,7 +73,7 @@ extension PushCheck {
                        fix: "use 10 (immediate, counts against the hourly Live Activity budget) or 5 (does not)")
             }
         }
-        if let e = h["apns-expiration"] {
+        if let e = h.expiration {
             if let v = Int64(e.trimmingCharacters(in: .whitespaces)), v >= 0 {
                 if v == 0, !broadcast, event == .start {
                     report(.expirationZeroForStart, at: "headers.apns-expiration", nil,
@@ -91,25 +91,21 @@ extension PushCheck {
                        fix: "send UNIX seconds, or 0 to deliver once without storing")
             }
         }
-        if let id = h["apns-id"], UUID(uuidString: id) == nil {
+        if let id = h.apnsID, UUID(uuidString: id) == nil {
             report(.invalidAPNsID, at: "headers.apns-id", nil,
                    "apns-id \"\(id)\" is not a UUID (APNs: BadMessageId)",
                    fix: "send a canonical lowercase UUID such as \(UUID().uuidString.lowercased()), or omit apns-id")
         }
         checkUnknownHeaders(h)
-        if let c = h["apns-collapse-id"], c.utf8.count > 64 {
+        if let c = h.collapseID, c.utf8.count > APNsLimits.collapseIDBytes {
             report(.collapseIDTooLong, at: "headers.apns-collapse-id", nil,
-                   "apns-collapse-id is \(c.utf8.count) bytes; APNs allows 64 (BadCollapseId)",
-                   fix: "shorten it to at most 64 bytes, e.g. a hash of the activity id")
+                   "apns-collapse-id is \(c.utf8.count) bytes; APNs allows \(APNsLimits.collapseIDBytes) (BadCollapseId)",
+                   fix: "shorten it to at most \(APNsLimits.collapseIDBytes) bytes, e.g. a hash of the activity id")
         }
     }
 
-    /// The `apns-*` request headers APNs defines (device and broadcast requests). Source: Apple, "Sending
-    /// notification requests to APNs" (header table), "Sending broadcast push notification requests to APNs".
-    static let knownAPNsHeaders: [String] = [
-        "apns-push-type", "apns-topic", "apns-priority", "apns-expiration", "apns-id", "apns-collapse-id",
-        "apns-channel-id", "apns-request-id",
-    ]
+    /// The `apns-*` request headers APNs defines (``APNsHeaderName/requestHeaders``), by name.
+    static let knownAPNsHeaders: [String] = APNsHeaderName.requestHeaders.map(\.rawValue)
 
     /// `unknown-header`: an `apns-*` header APNs does not define is ignored; name the `aps` key or header meant.
     mutating func checkUnknownHeaders(_ h: APNsHeaders) {

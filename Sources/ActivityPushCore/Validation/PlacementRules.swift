@@ -4,7 +4,7 @@
 extension PushCheck {
     /// The APNs body limit: 4096 bytes for device-token pushes, 5120 for broadcast. Source: Apple, "Sending
     /// notification requests to APNs" and "Sending broadcast push notification requests to APNs" (413 PayloadTooLarge).
-    var bodyLimit: Int { isBroadcast ? 5120 : 4096 }
+    var bodyLimit: Int { APNsLimits.bodyBytes(broadcast: isBroadcast) }
 
     /// `payload-too-large` on the whole body.
     mutating func checkBodySize(_ size: Int) {
@@ -19,14 +19,14 @@ extension PushCheck {
     /// Source: Apple, `ActivityAttributes.ContentState` and "Displaying live data with Live Activities".
     mutating func checkPartSizes(bodySize: Int) {
         // A part's compact encoding is never longer than the body it was written in.
-        guard bodySize > 4096 else { return }
+        guard bodySize > APNsLimits.liveActivityDataBytes else { return }
         for key in [LiveActivityKeys.contentState, LiveActivityKeys.attributes] {
             guard let loc = locate(key) else { continue }
             let size = JSONWriter.compact(loc.node.value).utf8.count
-            if size > 4096 {
+            if size > APNsLimits.liveActivityDataBytes {
                 report(.payloadTooLarge, at: loc.path, loc.node.position,
-                       "\(key) alone is \(size) bytes when encoded; ActivityKit refuses Live Activity data over 4096 bytes",
-                       fix: "reduce \(key) by at least \(size - 4096) bytes (fewer array elements, shorter strings)")
+                       "\(key) alone is \(size) bytes when encoded; ActivityKit refuses Live Activity data over \(APNsLimits.liveActivityDataBytes) bytes",
+                       fix: "reduce \(key) by at least \(size - APNsLimits.liveActivityDataBytes) bytes (fewer array elements, shorter strings)")
             }
         }
     }

@@ -3,11 +3,14 @@
 public enum ReportFormatter {
     /// Where findings point in the files checked: the payload file, and the headers file for `headers.*` paths.
     public struct Files: Sendable {
+        /// The payload file's name as shown in messages (`-` or `<built payload>` when not a file).
         public var payload: String
+        /// The headers file's name, when one was checked.
         public var headers: String?
         /// Positions of header names inside the headers file (lowercase name → position), for header findings.
         public var headerPositions: [String: SourcePosition]
 
+        /// Files for a report; without a headers file, header findings point at the payload file.
         public init(payload: String, headers: String? = nil, headerPositions: [String: SourcePosition] = [:]) {
             self.payload = payload
             self.headers = headers
@@ -49,6 +52,7 @@ public enum ReportFormatter {
         return pretty ? JSONWriter.pretty(value) : JSONWriter.compact(value)
     }
 
+    /// The `check --format json` object: `{"accept": Bool, "findings": [FINDING]}`.
     public static func jsonValue(_ report: ValidationReport) -> JSONValue {
         .obj([
             ("accept", .bool(report.accept)),
@@ -56,6 +60,7 @@ public enum ReportFormatter {
         ])
     }
 
+    /// One FINDING: `code`, `severity`, `path`, `line`, `column`, `message`, `fix` (null when absent).
     public static func findingJSON(_ f: Finding) -> JSONValue {
         .obj([
             ("code", .string(f.code.rawValue)),
@@ -117,11 +122,14 @@ public enum ReportFormatter {
         return JSONWriter.pretty(doc)
     }
 
-    public static func sarifLevel(_ s: Severity) -> String {
+    /// The SARIF `level` of a severity: `error`, `warning`, or `note` for info.
+    package static func sarifLevel(_ s: Severity) -> String {
         s == .error ? "error" : s == .warning ? "warning" : "note"
     }
 }
 
+/// The toolkit's version, as SARIF output reports it (`tool.driver.version`).
 public enum ActivityPushVersion {
+    /// Semantic version of this release.
     public static let current = "0.1.0"
 }

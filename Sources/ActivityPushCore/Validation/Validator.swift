@@ -7,10 +7,12 @@
 /// All causes are reported in one run, including the contents of keys found at the wrong level.
 /// Rules and their Apple sources: `shared/spec/live-activity-push.md`; codes: `shared/spec/findings.md`.
 public struct Validator: Sendable {
+    /// The app's types; nil judges only APNs and payload-shape rules.
     public var schema: ActivitySchema?
     /// `--strict`: unknown `content-state` keys become errors.
     public var strict: Bool
 
+    /// A validator, with the app's schema when known.
     public init(schema: ActivitySchema? = nil, strict: Bool = false) {
         self.schema = schema
         self.strict = strict
@@ -57,7 +59,7 @@ struct PushCheck {
 
     var isBroadcast: Bool {
         guard let headers else { return false }
-        return headers["apns-channel-id"] != nil || (headers[":path"]?.hasPrefix("/4/broadcasts/") ?? false)
+        return headers.channelID != nil || (headers[":path"]?.hasPrefix("/4/broadcasts/") ?? false)
     }
 
     mutating func report(_ code: FindingCode, _ severity: Severity? = nil, at path: String, _ position: SourcePosition?,

@@ -6,13 +6,13 @@ enum BroadcastEndpoint {
     static func respond(to request: MockRequest, now: Double, entry: inout MockJournalEntry, memory: MockAPNsMemory) -> MockResponse {
         let bundle = String(request.path.dropFirst("/4/broadcasts/apps/".count))
         entry.bundleID = bundle
-        entry.channelID = request.header("apns-channel-id")
-        let given = request.header("apns-request-id")
+        entry.channelID = request.header(.channelID)
+        let given = request.header(.requestID)
         let requestID = given.map { $0.lowercased() } ?? MockRequestRules.newUUID()
         entry.apnsID = requestID
         func fail(_ status: Int, _ reason: APNsReason) -> MockResponse {
             var response = MockResponse.error(status, reason)
-            response.headers.append(("apns-request-id", requestID))
+            response.headers.append((APNsHeaderName.requestID.rawValue, requestID))
             entry.reason = reason.rawValue
             return response
         }
@@ -21,14 +21,14 @@ enum BroadcastEndpoint {
         if let given, !MockRequestRules.isUUID(given) { return fail(400, .badMessageId) }
         let auth = memory.providerTokens.authenticate(request, now: now)
         if let failure = auth.failure { return fail(failure.status, failure.reason) }
-        guard let pushType = request.header("apns-push-type") else { return fail(400, .missingPushType) }
+        guard let pushType = request.header(.pushType) else { return fail(400, .missingPushType) }
         guard pushType.lowercased() == "liveactivity" else { return fail(400, .invalidPushType) }
-        if request.header("apns-topic") != nil { return fail(400, .topicDisallowed) }
-        guard let channelID = request.header("apns-channel-id"), !channelID.isEmpty else { return fail(400, .missingChannelId) }
+        if request.header(.topic) != nil { return fail(400, .topicDisallowed) }
+        guard let channelID = request.header(.channelID), !channelID.isEmpty else { return fail(400, .missingChannelId) }
         guard MockRequestRules.isBase64(channelID) else { return fail(400, .badChannelId) }
         guard let channel = memory.channels.channel(channelID, of: bundle) else { return fail(400, .channelNotRegistered) }
-        guard let priority = request.header("apns-priority"), ["1", "5", "10"].contains(priority) else { return fail(400, .badPriority) }
-        guard let expirationText = request.header("apns-expiration"), !expirationText.isEmpty,
+        guard let priority = request.header(.priority), ["1", "5", "10"].contains(priority) else { return fail(400, .badPriority) }
+        guard let expirationText = request.header(.expiration), !expirationText.isEmpty,
               expirationText.allSatisfy({ $0.isASCII && $0.isNumber }), let expiration = Int64(expirationText) else {
             return fail(400, .badExpirationDate)
         }
@@ -38,7 +38,7 @@ enum BroadcastEndpoint {
         guard request.bodyLength <= MockRequestRules.broadcastBodyLimit else { return fail(413, .payloadTooLarge) }
         entry.device = memory.emulator.broadcast(body: request.body, headers: MockRequestRules.apnsHeaders(request),
                                                  channelID: channelID, now: now)
-        var response = MockResponse(status: 200, headers: [("apns-request-id", requestID), ("apns-unique-id", MockRequestRules.newUUID())])
+        var response = MockResponse(status: 200, headers: [(APNsHeaderName.requestID.rawValue, requestID), (APNsHeaderName.uniqueID.rawValue, MockRequestRules.newUUID())])
         response.authenticated = auth.authenticated
         return response
     }

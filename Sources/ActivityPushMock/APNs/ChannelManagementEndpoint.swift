@@ -5,12 +5,12 @@ import ActivityPushCore
 enum ChannelManagementEndpoint {
     static func respond(to request: MockRequest, now: Double, entry: inout MockJournalEntry, memory: MockAPNsMemory) -> MockResponse {
         let parts = request.path.dropFirst("/1/apps/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let given = request.header("apns-request-id")
+        let given = request.header(.requestID)
         let requestID = given.map { $0.lowercased() } ?? MockRequestRules.newUUID()
         entry.apnsID = requestID
         func fail(_ status: Int, _ reason: APNsReason) -> MockResponse {
             var response = MockResponse.error(status, reason)
-            response.headers.append(("apns-request-id", requestID))
+            response.headers.append((APNsHeaderName.requestID.rawValue, requestID))
             entry.reason = reason.rawValue
             return response
         }
@@ -20,7 +20,7 @@ enum ChannelManagementEndpoint {
         let bundle = parts[0]
         let listsAll = parts[1] == "all-channels"
         entry.bundleID = bundle
-        entry.channelID = request.header("apns-channel-id")
+        entry.channelID = request.header(.channelID)
         let allowed = listsAll ? ["GET"] : ["POST", "GET", "DELETE"]
         guard allowed.contains(request.method) else { return fail(405, .methodNotAllowed) }
         if let given, !MockRequestRules.isUUID(given) { return fail(400, .badMessageId) }
@@ -42,20 +42,20 @@ enum ChannelManagementEndpoint {
             guard !memory.channels.isFull(bundle) else { return fail(400, .cannotCreateChannelConfig) }
             let channel = memory.channels.create(in: bundle, storagePolicy: Int(policy))
             entry.channelID = channel.id
-            response = MockResponse(status: 201, headers: [("apns-channel-id", channel.id)])
+            response = MockResponse(status: 201, headers: [(APNsHeaderName.channelID.rawValue, channel.id)])
         } else {
-            guard let id = request.header("apns-channel-id"), !id.isEmpty else { return fail(400, .missingChannelId) }
+            guard let id = request.header(.channelID), !id.isEmpty else { return fail(400, .missingChannelId) }
             guard MockRequestRules.isBase64(id) else { return fail(400, .badChannelId) }
             guard let channel = memory.channels.channel(id, of: bundle) else { return fail(400, .channelNotRegistered) }
             if request.method == "GET" {
                 response = .json(200, "{\"message-storage-policy\":\(channel.storagePolicy),\"push-type\":\"LiveActivity\"}")
-                response.headers.append(("apns-channel-id", id))
+                response.headers.append((APNsHeaderName.channelID.rawValue, id))
             } else {
                 _ = memory.channels.delete(id, of: bundle)
                 response = MockResponse(status: 204)
             }
         }
-        response.headers.append(("apns-request-id", requestID))
+        response.headers.append((APNsHeaderName.requestID.rawValue, requestID))
         response.authenticated = auth.authenticated
         return response
     }

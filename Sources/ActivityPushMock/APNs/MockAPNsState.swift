@@ -66,7 +66,7 @@ final class MockAPNsState: Sendable {
         if request.path.hasPrefix("/3/device/") {
             // Redacted before anything else can record it (fault answers included): first 8 hex digits only.
             let token = String(request.path.dropFirst("/3/device/".count))
-            entry.path = "/3/device/" + MockJournalEntry.redact(token)
+            entry.path = "/3/device/" + DeviceToken.journalPrefix(token)
             entry.token = token.isEmpty ? nil : String(token.prefix(8))
         }
         var response: MockResponse
@@ -81,8 +81,8 @@ final class MockAPNsState: Sendable {
             response = ChannelManagementEndpoint.respond(to: request, now: now, entry: &entry, memory: memory)
         } else {
             response = .error(404, .badPath)
-            entry.apnsID = request.header("apns-id")
-            response.headers.append(("apns-id", entry.apnsID ?? MockRequestRules.newUUID()))
+            entry.apnsID = request.header(.id)
+            response.headers.append((APNsHeaderName.id.rawValue, entry.apnsID ?? MockRequestRules.newUUID()))
         }
         func noteFault(_ text: String) { entry.fault = entry.fault.map { $0 + "," + text } ?? text }
         if draw.action == .dropAfterProcessing {

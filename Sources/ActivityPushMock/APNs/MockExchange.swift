@@ -17,6 +17,8 @@ struct MockRequest: Sendable {
     static let storedBodyLimit = 16 * 1024
 
     func header(_ name: String) -> String? { headers.first(where: { $0.name == name })?.value }
+    /// The value of Apple's header `name`.
+    func header(_ name: APNsHeaderName) -> String? { header(name.rawValue) }
     func count(_ name: String) -> Int { headers.reduce(0) { $0 + ($1.name == name ? 1 : 0) } }
 }
 

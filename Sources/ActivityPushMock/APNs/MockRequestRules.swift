@@ -4,8 +4,8 @@ import Foundation
 /// APNs's request-shape rules and small helpers the endpoints share (pure functions, no state).
 enum MockRequestRules {
     /// Largest bodies APNs accepts (spec §3).
-    static let deviceBodyLimit = 4096
-    static let broadcastBodyLimit = 5120
+    static let deviceBodyLimit = APNsLimits.deviceBodyBytes
+    static let broadcastBodyLimit = APNsLimits.broadcastBodyBytes
 
     /// Even number of hex digits, 64 to 200 (push-to-start tokens are longer than 64).
     static func isDeviceToken(_ token: String) -> Bool {

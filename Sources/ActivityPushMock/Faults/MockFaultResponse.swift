@@ -4,7 +4,7 @@ import ActivityPushCore
 /// around a normal answer by `MockAPNsState`, not here).
 enum MockFaultResponse {
     static func respond(to action: MockFaultPlan.Action, request: MockRequest, entry: inout MockJournalEntry) -> MockResponse {
-        let idHeader = request.path.hasPrefix("/3/") ? "apns-id" : "apns-request-id"
+        let idHeader = (request.path.hasPrefix("/3/") ? APNsHeaderName.id : APNsHeaderName.requestID).rawValue
         let id = request.header(idHeader).map { $0.lowercased() } ?? MockRequestRules.newUUID()
         entry.apnsID = id
         var response: MockResponse

@@ -54,7 +54,7 @@ public struct MockJournalEntry: Sendable, Hashable {
             ("headers", JSONText.object(headers.fields.map { ($0.name, JSONText.string($0.value)) })),
             ("status", String(status)),
             ("reason", reason.map(JSONText.string)),
-            ("apns-id", apnsID.map(JSONText.string)),
+            (APNsHeaderName.id.rawValue, apnsID.map(JSONText.string)),
             ("fault", fault.map(JSONText.string)),
             ("device", device.map(Self.deviceJSON)),
         ]
@@ -91,6 +91,4 @@ public struct MockJournalEntry: Sendable, Hashable {
                       Int(tmv.tm_hour), Int(tmv.tm_min), Int(tmv.tm_sec), Int(ms % 1000))
     }
 
-    /// First 8 characters of a token followed by `…`.
-    static func redact(_ token: String) -> String { token.count <= 8 ? token : String(token.prefix(8)) + "…" }
 }

@@ -110,7 +110,7 @@ final class SQLOutbox {
             .text(p.request.bundleID), .text(p.request.event.rawValue), .text(p.target),
             .text(broadcast ? "broadcast" : "device"), .text(TokenRedaction.redact(p.target)),
             .text(p.environment), .text(p.credential), .text(Self.encodeHeaders(p.headers)), .blob(p.request.body),
-            .text(p.apnsID), p.headers["apns-collapse-id"].sql, .int(p.apsTimestamp), .text(PushState.pending.rawValue),
+            .text(p.apnsID), p.headers.collapseID.sql, .int(p.apsTimestamp), .text(PushState.pending.rawValue),
             .int(0), .double(p.notBeforeUnixSeconds), .double(now), .double(now),
         ]
     }

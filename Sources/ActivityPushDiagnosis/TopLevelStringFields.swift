@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// Reads the few top-level string fields the analyzer needs (`eventMessage`, `timestamp`, `process`,
 /// `processImagePath`) from one `log --style json|ndjson` object without building a tree: other values are
 /// skipped structurally. Returns nil when the bytes are not a well-formed object, so the caller can fall back

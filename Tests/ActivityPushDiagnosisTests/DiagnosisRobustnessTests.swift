@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ActivityPushCore
+import ActivityPushCore
+@testable import ActivityPushDiagnosis
 
 /// Hostile input to `audit` and `logs`: nothing skipped silently, memory bounded per entry, bad timestamps refused.
 final class DiagnosisRobustnessTests: XCTestCase {

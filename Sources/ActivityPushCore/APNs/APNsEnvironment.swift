@@ -14,6 +14,7 @@ public struct APNsEnvironment: Sendable, Hashable, CustomStringConvertible {
     /// Base URL for `/1/apps/<bundle id>/channels` and `/all-channels`.
     public var managementURL: String
 
+    /// An environment from its base URLs (trailing `/` removed).
     public init(name: String, deviceURL: String, broadcastURL: String, managementURL: String) {
         self.name = name
         self.deviceURL = Self.trimmed(deviceURL)
@@ -47,22 +48,24 @@ public struct APNsEnvironment: Sendable, Hashable, CustomStringConvertible {
                                managementURL: managementURL)
     }
 
+    /// ``name``.
     public var description: String { name }
+
+    /// The names `--env` and the queue accept: `sandbox` and `production`.
+    public static let names = ["sandbox", "production"]
+
+    /// ``sandbox`` or ``production`` by name (as `--env` and queue rows spell them), nil for another name.
+    public static func named(_ name: String) -> APNsEnvironment? {
+        switch name {
+        case "sandbox": return .sandbox
+        case "production": return .production
+        default: return nil
+        }
+    }
 
     private static func trimmed(_ u: String) -> String {
         var s = u
         while s.hasSuffix("/") { s.removeLast() }
         return s
     }
-}
-
-/// A broadcast channel's `message-storage-policy`, fixed at creation. Source: Apple, "Sending channel
-/// management requests to APNs": 0 = No Message Stored (higher publishing budget), 1 = Most Recent Message
-/// Stored (kept up to 8 hours).
-public struct MessageStoragePolicy: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let noMessageStored = MessageStoragePolicy(rawValue: 0)
-    public static let mostRecentMessageStored = MessageStoragePolicy(rawValue: 1)
-    public var description: String { String(rawValue) }
 }

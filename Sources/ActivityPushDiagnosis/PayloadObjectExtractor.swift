@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// A value as the audit sees it in source code.
 enum SourceValue {
     case object(SourceObject)

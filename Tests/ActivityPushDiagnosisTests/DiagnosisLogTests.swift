@@ -1,4 +1,5 @@
 import ActivityPushCore
+import ActivityPushDiagnosis
 import Foundation
 import XCTest
 
@@ -145,6 +146,32 @@ final class DiagnosisLogTests: XCTestCase {
         for f in DeviceLogFormat.known { XCTAssertTrue(unknown.contains(f.format.rawValue), f.format.rawValue) }
         XCTAssertFalse(unknown.contains("\n"))
         XCTAssertTrue(message([])?.contains("empty") ?? false)
+    }
+
+    /// Issue 12: each refusal has a kind and names its input, so callers branch on the kind, not the text.
+    func testInputErrorsCarryAKindAndTheInput() throws {
+        func kind(_ bytes: [UInt8]) -> DeviceLogError.Kind? {
+            do { _ = try Self.analyse(bytes); return nil } catch { return (error as? DeviceLogError)?.kind }
+        }
+        XCTAssertEqual(kind([0x62, 0x70, 0x00, 0x01, 0xff, 0x10]), .binary)
+        XCTAssertEqual(kind([0x1f, 0x8b, 0x08, 0x00]), .compressed)
+        XCTAssertEqual(kind([0xc3, 0x28, 0x41, 0x0a]), .notUTF8)
+        XCTAssertEqual(kind(Array("hello\nworld\n".utf8)), .unknownFormat)
+        XCTAssertEqual(kind([]), .empty)
+        func fileError(_ body: () throws -> Void) -> DeviceLogError? {
+            do { try body(); return nil } catch { return error as? DeviceLogError }
+        }
+        let directory = fileError { _ = try DeviceLogReader().read(path: NSTemporaryDirectory(), onEntry: { _ in }) }
+        XCTAssertEqual(directory?.kind, .isDirectory)
+        let missing = fileError { _ = try DeviceLogReader().read(path: "/nonexistent/x.log", onEntry: { _ in }) }
+        XCTAssertEqual(missing?.kind, .notFound)
+        XCTAssertEqual(missing?.input, "/nonexistent/x.log")
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).ndjson")
+        try Data("{\"time\": 1795633324.9}\n{\"token\": \"80a1\"}\n".utf8).write(to: journal)
+        defer { try? FileManager.default.removeItem(at: journal) }
+        let badLine = fileError { _ = try SendJournalEntry.readJournal(path: journal.path) }
+        XCTAssertEqual(badLine?.kind, .badJournalLine)
+        XCTAssertEqual(badLine?.line, 2)
     }
 
     func testDirectoryAndMissingFileErrors() {

@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// Reads a device-log capture in streaming fashion — chunk by chunk, never the whole file — and hands on the
@@ -18,6 +19,7 @@ public struct DeviceLogReader {
     public var processes: Set<String>
     private var wanted: [[UInt8]]
 
+    /// A reader that materialises the entries of `processes` (default `liveactivitiesd` and `apsd`).
     public init(processes: Set<String> = ["liveactivitiesd", "apsd"]) {
         self.processes = processes
         self.wanted = processes.map { Array($0.utf8) }
@@ -47,10 +49,10 @@ public struct DeviceLogReader {
         let sampleLines = Self.splitLines(sample.prefix(65_536), max: 200)
         guard let (format, columns) = DeviceLogFormat.detect(lines: sampleLines) else {
             if sample.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) {
-                throw DeviceLogError("\(name): the log is empty")
+                throw DeviceLogError(.empty, input: name, "\(name): the log is empty")
             }
             let known = DeviceLogFormat.known.map { "\($0.format) (\($0.producedBy))" }.joined(separator: ", ")
-            throw DeviceLogError("\(name): unknown log format (first line: \"\(Self.preview(sampleLines.first ?? []))\"); known formats: \(known)")
+            throw DeviceLogError(.unknownFormat, input: name, "\(name): unknown log format (first line: \"\(Self.preview(sampleLines.first ?? []))\"); known formats: \(known)")
         }
         var pending: [UInt8]? = sample
         let next: () throws -> [UInt8]? = {
@@ -76,12 +78,12 @@ public struct DeviceLogReader {
         } else {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw DeviceLogError("\(path): no such file")
+                throw DeviceLogError(.notFound, input: path, "\(path): no such file")
             }
             if isDir.boolValue {
-                throw DeviceLogError("\(path): is a directory; for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
+                throw DeviceLogError(.isDirectory, input: path, "\(path): is a directory; for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
             }
-            guard let h = FileHandle(forReadingAtPath: path) else { throw DeviceLogError("\(path): cannot be opened for reading") }
+            guard let h = FileHandle(forReadingAtPath: path) else { throw DeviceLogError(.unreadable, input: path, "\(path): cannot be opened for reading") }
             handle = h
         }
         defer { if path != "-" { try? handle.close() } }
@@ -90,7 +92,7 @@ public struct DeviceLogReader {
                 guard let d = try handle.read(upToCount: 1 << 20), !d.isEmpty else { return nil }
                 return [UInt8](d)
             } catch {
-                throw DeviceLogError("\(path): read failed: \(error.localizedDescription)")
+                throw DeviceLogError(.unreadable, input: path, "\(path): read failed: \(error.localizedDescription)")
             }
         }, onWarning: onWarning, onEntry: onEntry)
     }
@@ -300,7 +302,7 @@ public struct DeviceLogReader {
             warn("the log ends before the closing ']' of the array (a capture cut short?)")
         }
         if good == 0, problems > 0 {
-            throw DeviceLogError("\(name): no element of the json-style log could be read (\(problems) problem(s), see the warnings above); export it again with `log show --style json`")
+            throw DeviceLogError(.noReadableElement, input: name, "\(name): no element of the json-style log could be read (\(problems) problem(s), see the warnings above); export it again with `log show --style json`")
         }
     }
 
@@ -468,13 +470,13 @@ public struct DeviceLogReader {
     /// Binary, compressed or non-UTF-8 input gets one clear line.
     static func rejectBinary(_ sample: [UInt8], name: String) throws {
         if sample.starts(with: [0x1f, 0x8b]) {
-            throw DeviceLogError("\(name): gzip-compressed; decompress it first (gunzip), or for a sysdiagnose tarball run `log show --archive system_logs.logarchive` on a Mac")
+            throw DeviceLogError(.compressed, input: name, "\(name): gzip-compressed; decompress it first (gunzip), or for a sysdiagnose tarball run `log show --archive system_logs.logarchive` on a Mac")
         }
         if sample.starts(with: [0x50, 0x4b, 0x03, 0x04]) || sample.starts(with: Array("bplist".utf8)) {
-            throw DeviceLogError("\(name): binary file (zip / property list), not a text log; export the log as text (Console.app Copy, or `log show … > file`)")
+            throw DeviceLogError(.binary, input: name, "\(name): binary file (zip / property list), not a text log; export the log as text (Console.app Copy, or `log show … > file`)")
         }
         if let nul = sample.firstIndex(of: 0) {
-            throw DeviceLogError("\(name): binary data (NUL byte at offset \(nul)), not a text log; for a .tracev3 or .logarchive run `log show --archive … > file` on a Mac")
+            throw DeviceLogError(.binary, input: name, "\(name): binary data (NUL byte at offset \(nul)), not a text log; for a .tracev3 or .logarchive run `log show --archive … > file` on a Mac")
         }
         // Invalid UTF-8 in the sample (ignoring a sequence cut at the sample's end).
         var probe = sample[...]
@@ -487,7 +489,7 @@ public struct DeviceLogReader {
             }
         }
         if String(bytes: probe, encoding: .utf8) == nil {
-            throw DeviceLogError("\(name): not UTF-8 text (binary data?); export the log as text first")
+            throw DeviceLogError(.notUTF8, input: name, "\(name): not UTF-8 text (binary data?); export the log as text first")
         }
     }
 }

@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// How a payload site builds its body (open set).
 public struct PayloadSiteKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: String
@@ -20,7 +21,9 @@ public struct PayloadSite: Sendable {
     public var file: String
     /// First line of the expression that creates the payload (1-based); `endLine` closes it.
     public var line: Int
+    /// Last line of that expression (1-based).
     public var endLine: Int
+    /// How the site builds the body.
     public var kind: PayloadSiteKind
     /// `start`, `update`, `end` or `unknown`.
     public var event: String
@@ -29,6 +32,7 @@ public struct PayloadSite: Sendable {
     /// The `attributes-type` value when the code spells it out (literal, constant, template text).
     public var attributesType: String?
 
+    /// The site as the audit's JSON output prints it (`file`, `line`, `endLine`, `kind`, `event`, `problems`, `attributesType`).
     public var json: JSONValue {
         .obj([("file", .string(file)), ("line", .int(line)), ("end_line", .int(endLine)),
               ("kind", .string(kind.rawValue)), ("event", .string(event)),
@@ -39,6 +43,7 @@ public struct PayloadSite: Sendable {
 
 /// The result of auditing one directory.
 public struct PayloadSiteReport: Sendable {
+    /// Every payload site found, in file and line order.
     public var sites: [PayloadSite]
     /// Files read (after pruning dependency / build / test directories).
     public var filesScanned: Int

@@ -12,34 +12,57 @@ public struct LogEventKind: RawRepresentable, Sendable, Hashable, Codable, Expre
     public init(stringLiteral value: String) { self.rawValue = value }
     public var description: String { rawValue }
 
+    /// `missing-usable-attributes`: `liveactivitiesd` logged a line containing "Incoming message does not contain usable attributes".
     public static let missingUsableAttributes: LogEventKind = "missing-usable-attributes"
+    /// `unserializable-attributes`: `liveactivitiesd` logged a line containing "Incoming message contains attributes that cannot be serialized to data".
     public static let unserializableAttributes: LogEventKind = "unserializable-attributes"
+    /// `missing-event`: `liveactivitiesd` logged a line containing "Incoming message does not contain an event type".
     public static let missingEvent: LogEventKind = "missing-event"
+    /// `illegal-event`: `liveactivitiesd` logged a line containing "Incoming message contains an illegal event type".
     public static let illegalEvent: LogEventKind = "illegal-event"
+    /// `missing-timestamp`: `liveactivitiesd` logged a line containing "Incoming message does not contain a timestamp".
     public static let missingTimestamp: LogEventKind = "missing-timestamp"
+    /// `missing-content-state`: `liveactivitiesd` logged a line containing "Incoming message does not contain a payload".
     public static let missingContentState: LogEventKind = "missing-content-state"
+    /// `unserializable-content-state`: `liveactivitiesd` logged a line containing "Incoming message contains a payload that cannot be serialized to data".
     public static let unserializableContentState: LogEventKind = "unserializable-content-state"
+    /// `unusable-content-state`: `liveactivitiesd` logged a line containing "Incoming message does not contain a usable payload".
     public static let unusableContentState: LogEventKind = "unusable-content-state"
+    /// `two-push-inputs`: `liveactivitiesd` logged a line containing "Incoming message contains two forms of push input".
     public static let twoPushInputs: LogEventKind = "two-push-inputs"
+    /// `unsupported-event-for-push-to-start`: `liveactivitiesd` logged a line containing "Unsupported push notification event type for pushToStart subscription".
     public static let unsupportedEventForPushToStart: LogEventKind = "unsupported-event-for-push-to-start"
+    /// `unsupported-event-for-activity`: `liveactivitiesd` logged a line containing "Unsupported push notification event type for activity subscription".
     public static let unsupportedEventForActivity: LogEventKind = "unsupported-event-for-activity"
+    /// `push-to-start-budget-exceeded`: `liveactivitiesd` logged a line containing "Push-to-start budget exceeded for".
     public static let pushToStartBudgetExceeded: LogEventKind = "push-to-start-budget-exceeded"
+    /// `frequent-updates-not-allowed-for-push-to-start`: `liveactivitiesd` logged a line containing "Cannot request frequent updates for push-to-start subscription".
     public static let frequentUpdatesNotAllowed: LogEventKind = "frequent-updates-not-allowed-for-push-to-start"
+    /// `subscription-missing`: `liveactivitiesd` logged a line containing "Subscription does not exist".
     public static let subscriptionMissing: LogEventKind = "subscription-missing"
+    /// `subscription-invalid`: `liveactivitiesd` logged a line containing "Subscription is invalid".
     public static let subscriptionInvalid: LogEventKind = "subscription-invalid"
+    /// `subscription-unexpected-type`: `liveactivitiesd` logged a line containing "Subscription for activity has unexpected type".
     public static let subscriptionUnexpectedType: LogEventKind = "subscription-unexpected-type"
+    /// `start-without-alert`: `liveactivitiesd` logged a line containing "Received start without an alert configuration".
     public static let startWithoutAlert: LogEventKind = "start-without-alert"
+    /// `start-without-payload`: `liveactivitiesd` logged a line containing "Received start without a payload".
     public static let startWithoutPayload: LogEventKind = "start-without-payload"
+    /// `decode-failure-start`: `liveactivitiesd` logged a line containing "Could not create a new activity from push notification".
     public static let decodeFailureStart: LogEventKind = "decode-failure-start"
+    /// `decode-failure-update`: `liveactivitiesd` logged a line containing "Could not create an update payload from push notification".
     public static let decodeFailureUpdate: LogEventKind = "decode-failure-update"
     /// "Incoming message could not be parsed" (quoted in a field report; exact origin unknown).
     public static let messageNotParsed: LogEventKind = "message-not-parsed"
+    /// `received-push-to-start`: `liveactivitiesd` logged a line containing "Received pushToStart notification for".
     public static let receivedPushToStart: LogEventKind = "received-push-to-start"
+    /// `activity-started`: `liveactivitiesd` logged a line reading exactly "Activity started".
     public static let activityStarted: LogEventKind = "activity-started"
 }
 
 /// One row of the line → kind → causes table.
 public struct LogLinePattern: Sendable {
+    /// How a pattern's text is compared with a log message.
     public enum Match: Sendable {
         /// The message contains this text (the process filter keeps look-alikes from other processes out).
         case contains(String)
@@ -47,7 +70,9 @@ public struct LogLinePattern: Sendable {
         case exactly(String)
     }
 
+    /// The kind a matching line has.
     public let kind: LogEventKind
+    /// The text that identifies the line.
     public let match: Match
     /// Finding codes a payload can carry that make the device print this line.
     public let payloadCauses: [FindingCode]
@@ -191,4 +216,5 @@ public enum LogLineCatalog {
 
 }
 
+import ActivityPushCore
 import Foundation

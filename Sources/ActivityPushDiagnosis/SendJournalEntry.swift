@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// One line of a send journal: one push handed to APNs (or the mock). The client, the queue and the mock
@@ -21,18 +22,28 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
     public var time: Double
     /// UTC offset (seconds) of an ISO 8601 `time`, when one was given; used to read device times without a zone.
     public var utcOffset: Int?
+    /// The device token or its redacted prefix (hex; `…`/`*` padding ignored when pairing).
     public var token: String?
+    /// The app's bundle id.
     public var bundle: String?
+    /// `apns-topic` as sent (`<bundle>.push-type.liveactivity`); gives the bundle when `bundle` is absent.
     public var topic: String?
+    /// `apns-id` of the push (request or APNs answer).
     public var apnsID: String?
+    /// APNs's HTTP status, when known (200 = accepted by APNs).
     public var status: Int?
+    /// APNs's `reason` string for a refusal (e.g. `BadDeviceToken`).
     public var reason: String?
+    /// `aps.event` of the push (`start`, `update`, `end`).
     public var event: String?
+    /// The request headers as sent (lowercase names).
     public var headers: [String: String]?
     /// The body exactly as sent (JSON text).
     public var body: String?
+    /// Where the entry came from (journal file:line), for messages.
     public var source: String?
 
+    /// An entry; `time` in UNIX seconds, every other field optional.
     public init(time: Double, token: String? = nil, bundle: String? = nil, topic: String? = nil,
                 apnsID: String? = nil, status: Int? = nil, reason: String? = nil, event: String? = nil,
                 headers: [String: String]? = nil, body: String? = nil, source: String? = nil) {
@@ -103,7 +114,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
     public var jsonLine: String {
         var pairs: [(String, JSONValue)] = [("time", .number(JSONNumber(time)))]
         func add(_ k: String, _ v: String?) { if let v { pairs.append((k, .string(v))) } }
-        add("token", token); add("bundle", bundle); add("topic", topic); add("apns-id", apnsID)
+        add("token", token); add("bundle", bundle); add("topic", topic); add(APNsHeaderName.id.rawValue, apnsID)
         if let status { pairs.append(("status", JSONValue.int(status))) }
         add("reason", reason); add("event", event)
         if let headers {
@@ -120,7 +131,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
         let doc = JSONReader.read(line)
         guard let root = doc.root, case .object = root.value else {
             let why = doc.problems.first.map { "\($0.message) at column \($0.position.column)" } ?? "not a JSON object"
-            throw DeviceLogError("\(file):\(lineNumber): journal line is not a JSON object (\(why))")
+            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): journal line is not a JSON object (\(why))")
         }
         func str(_ keys: String...) -> String? {
             for k in keys { if let v = root[k]?.value.stringValue { return v } }
@@ -134,22 +145,22 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
             if let s = v.stringValue {
                 if let d = Double(s) { t = d; break }
                 if let (d, o) = Self.parseISO8601(s) { t = d; off = o; break }
-                throw DeviceLogError("\(file):\(lineNumber): \"\(k)\" is not ISO 8601 or UNIX seconds: \(s)")
+                throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): \"\(k)\" is not ISO 8601 or UNIX seconds: \(s)")
             }
         }
         guard var time = t else {
-            throw DeviceLogError("\(file):\(lineNumber): journal line has no \"time\" (ISO 8601 or UNIX seconds)")
+            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): journal line has no \"time\" (ISO 8601 or UNIX seconds)")
         }
         if time > 100_000_000_000 { time /= 1000 } // milliseconds written by a JS writer
         guard time.isFinite, LogTimestamp.unixSecondsRange.contains(time) else {
-            throw DeviceLogError("\(file):\(lineNumber): time \(t!) is out of range (not finite, or beyond the years 1 to 9999); write UNIX seconds or ISO 8601")
+            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): time \(t!) is out of range (not finite, or beyond the years 1 to 9999); write UNIX seconds or ISO 8601")
         }
         self.init(time: time)
         utcOffset = off
         token = str("token", "device_token", "deviceToken")
         bundle = str("bundle", "bundle_id", "bundleId", "bundleID")
-        topic = str("topic", "apns-topic")
-        apnsID = str("apns-id", "apns_id", "apnsId", "apnsID")
+        topic = str("topic", APNsHeaderName.topic.rawValue)
+        apnsID = str(APNsHeaderName.id.rawValue, "apns_id", "apnsId", "apnsID")
         if let s = root["status"]?.value.numberValue?.int64Value { status = Int(s) }
         reason = str("reason")
         event = str("event")
@@ -157,7 +168,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
             var d: [String: String] = [:]
             for m in h { if let v = m.value.value.stringValue { d[m.key.lowercased()] = v } }
             headers = d
-            if topic == nil { topic = d["apns-topic"] }
+            if topic == nil { topic = d[APNsHeaderName.topic.rawValue] }
         }
         for k in ["body", "payload"] {
             guard let v = root[k]?.value else { continue }
@@ -171,10 +182,10 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
     /// - Throws: ``DeviceLogError`` for an unreadable file or a bad line (file:line named).
     public static func readJournal(path: String) throws -> [SendJournalEntry] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DeviceLogError("\(path): journal cannot be read")
+            throw DeviceLogError(.unreadable, input: path, "\(path): journal cannot be read")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw DeviceLogError("\(path): journal is not UTF-8 text")
+            throw DeviceLogError(.notUTF8, input: path, "\(path): journal is not UTF-8 text")
         }
         var out: [SendJournalEntry] = []
         for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// From likely to actual: pairs a device rejection with the push sent just before it (send journal) and
@@ -7,7 +8,9 @@ import Foundation
 /// `skew` seconds after it, for clock drift), APNs did not refuse it (`status` absent or 200), and its bundle
 /// and token prefix agree with what the log reveals (unknown values match anything). The latest candidate wins.
 public struct RejectionPairing: Sendable {
+    /// The send journal, oldest first.
     public var journal: [SendJournalEntry]
+    /// Checks the paired payload (with the app's schema when given).
     public var validator: Validator
     /// Seconds before the device line a push may have been sent.
     public var window: Double
@@ -16,6 +19,7 @@ public struct RejectionPairing: Sendable {
     /// Offset used for device times printed without a zone (compact, idevicesyslog), seconds east of UTC.
     public var deviceUTCOffset: Int
 
+    /// A pairing over `journal` (sorted by time here); `window` and `skew` in seconds, `deviceUTCOffset` in seconds east of UTC.
     public init(journal: [SendJournalEntry], validator: Validator, window: Double = 120, skew: Double = 2,
                 deviceUTCOffset: Int = TimeZone.current.secondsFromGMT()) {
         self.journal = journal.sorted(by: { $0.time < $1.time })
@@ -27,6 +31,7 @@ public struct RejectionPairing: Sendable {
 
     /// The pairing of one rejection.
     public struct Result: Sendable {
+        /// The journal entry of the push that most likely caused the event.
         public var entry: SendJournalEntry
         /// Findings in the paired payload whose code is one of the event's likely causes: *the* cause.
         public var causes: [Finding]
@@ -66,7 +71,7 @@ public struct RejectionPairing: Sendable {
             }
             var pairs: [(String, JSONValue)] = [("sent_at", JSONValue.double(entry.time))]
             if let s = entry.source { pairs.append(("source", .string(s))) }
-            if let id = entry.apnsID { pairs.append(("apns-id", .string(id))) }
+            if let id = entry.apnsID { pairs.append((APNsHeaderName.id.rawValue, .string(id))) }
             if let t = entry.token { pairs.append(("token", .string(t))) }
             pairs.append(("findings", JSONValue.arr(causes.map(f))))
             pairs.append(("other_errors", JSONValue.arr(otherErrors.map(f))))

@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// A log timestamp as the capture printed it, reduced to what can be compared: a calendar date when the
@@ -9,13 +10,16 @@ import Foundation
 public struct LogTimestamp: Sendable, Hashable {
     /// Year, month, day when printed (`year` is nil for idevicesyslog's `Jun 21`).
     public var year: Int?
+    /// Month 1–12 when printed.
     public var month: Int?
+    /// Day of the month when printed.
     public var day: Int?
     /// Seconds since local midnight, with the printed fraction.
     public var secondsOfDay: Double
     /// Offset from UTC in seconds (`-0800` → -28800), when printed.
     public var utcOffset: Int?
 
+    /// A timestamp from its parts (see the properties for units).
     public init(year: Int?, month: Int?, day: Int?, secondsOfDay: Double, utcOffset: Int?) {
         self.year = year
         self.month = month

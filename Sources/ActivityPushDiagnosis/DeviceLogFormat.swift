@@ -1,3 +1,4 @@
+import ActivityPushCore
 /// A device-log capture layout the reader understands (open set). Detected from the text's structure, never
 /// from the file name. Layouts and their sources: `logs/README.md` ("Formats").
 public struct DeviceLogFormat: RawRepresentable, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// Finds every place in a server codebase that builds a Live Activity payload — by what the code builds, not by
@@ -15,6 +16,7 @@ public struct PayloadSiteAudit: Sendable {
     /// names the codebase itself declares and uses most.
     public var schema: ActivitySchema?
 
+    /// An audit judging type names against `schema` when given.
     public init(schema: ActivitySchema? = nil) { self.schema = schema }
 
     static let prunedDirectories: Set<String> = [
@@ -57,7 +59,7 @@ public struct PayloadSiteAudit: Sendable {
     public func run(root: String) throws -> PayloadSiteReport {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
-            throw DeviceLogError("\(root): not a directory")
+            throw DeviceLogError(.notADirectory, input: root, "\(root): not a directory")
         }
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         let rootPath = rootURL.path.hasSuffix("/") ? rootURL.path : rootURL.path + "/"
@@ -73,7 +75,7 @@ public struct PayloadSiteAudit: Sendable {
                                                               unreadable.add(url, error)
                                                               return true
                                                           }) else {
-            throw DeviceLogError("\(root): cannot be read")
+            throw DeviceLogError(.unreadable, input: root, "\(root): cannot be read")
         }
         var units: [FileUnit] = []
         var skipped: [SkippedSourceFile] = []

@@ -1,16 +1,25 @@
+import ActivityPushCore
 /// The source languages the payload-site audit reads, chosen by file extension.
 public struct SourceLanguage: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// JavaScript and TypeScript (`.js`, `.ts`, `.jsx`, `.tsx`, `.mjs`, `.cjs`).
     public static let javascript = SourceLanguage(rawValue: "javascript") // .js .ts .jsx .tsx .mjs .cjs
+    /// Python (`.py`).
     public static let python = SourceLanguage(rawValue: "python")
+    /// Go (`.go`).
     public static let go = SourceLanguage(rawValue: "go")
+    /// The JVM languages: Java, Kotlin, Groovy, Scala (`.java`, `.kt`, `.kts`, `.groovy`, `.scala`).
     public static let jvm = SourceLanguage(rawValue: "jvm") // Java, Kotlin
+    /// Swift (`.swift`).
     public static let swift = SourceLanguage(rawValue: "swift")
+    /// Ruby (`.rb`).
     public static let ruby = SourceLanguage(rawValue: "ruby")
+    /// PHP (`.php`).
     public static let php = SourceLanguage(rawValue: "php")
+    /// JSON files sent as a body (`.json`).
     public static let json = SourceLanguage(rawValue: "json")
     /// JSON-ish template files (`.tmpl`, `.mustache`, `.hbs`, `.j2`, `.erb`…) and string-template contents.
     public static let template = SourceLanguage(rawValue: "template")

@@ -4,15 +4,19 @@
 public struct LiveActivityLogEvent: Sendable {
     /// The timestamp exactly as printed in the capture.
     public var time: String
+    /// The emitting process (`liveactivitiesd`).
     public var process: String
+    /// What the line means (``LogEventKind``).
     public var kind: LogEventKind
     /// The bundle id when the line itself names it; nil otherwise (neighbouring lines are not used).
     public var bundle: String?
     /// Payload finding codes, then delivery causes (`findings.md`); empty for informational kinds.
     public var likelyCauses: [String]
+    /// The message as printed (prefixes removed, `<private>` kept).
     public var message: String
     /// 1-based line (text formats, ndjson) or 0-based array index (json style).
     public var line: Int?
+    /// 0-based array index for the json style; nil otherwise.
     public var index: Int?
     /// The bundle from the nearest earlier `apsd` "Received message for enabled topic '…'" line with the topic
     /// revealed (used by `--bundle-id` and journal pairing; not reported as `bundle`).
@@ -22,8 +26,10 @@ public struct LiveActivityLogEvent: Sendable {
     /// Set by ``RejectionPairing``.
     public var pairing: RejectionPairing.Result?
 
+    /// True when the line reports a push the device dropped (not an informational line).
     public var isRejection: Bool { !(LogLineCatalog.pattern(of: kind)?.isInformational ?? true) }
 
+    /// An event with no context, pairing or cause beyond `likelyCauses`.
     public init(time: String, process: String, kind: LogEventKind, bundle: String?, likelyCauses: [String],
                 message: String, line: Int?, index: Int?) {
         self.time = time
@@ -88,11 +94,14 @@ public struct LiveActivityLogEvent: Sendable {
 /// ``LogLineCatalog``, remembers the topic / token revealed by the latest `apsd` line, and applies the
 /// `--since` / `--bundle-id` filters.
 public struct LiveActivityLogAnalyzer {
+    /// Only events at or after this time (`--since`); nil keeps all.
     public var since: LogTimestamp?
+    /// Only events of this bundle (`--bundle-id`), judged from the line or the latest `apsd` topic.
     public var bundleID: String?
     private var lastTopicBundle: String?
     private var lastToken: String?
 
+    /// An analyzer with the `--since` and `--bundle-id` filters.
     public init(since: LogTimestamp? = nil, bundleID: String? = nil) {
         self.since = since
         self.bundleID = bundleID
@@ -159,4 +168,5 @@ public struct LiveActivityLogAnalyzer {
     }
 }
 
+import ActivityPushCore
 import Foundation
