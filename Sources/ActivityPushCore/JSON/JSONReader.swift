@@ -44,7 +44,16 @@ public enum JSONReader {
 
 private struct ParseStop: Error {}
 
-private struct Parser {
+/// One step of the path to the value being read: an object key or an array index. Joined into the dotted
+/// path (`aps.alert.title`, `stops.0`) only when a problem is reported.
+private enum PathStep {
+    case key(String)
+    case index(Int)
+}
+
+/// The reader proper: one pass over the bytes (no Foundation), building the tree bottom-up. Open containers keep
+/// their members and elements on scratch stacks and get exactly sized arrays when they close.
+private struct Parser: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
@@ -54,8 +63,10 @@ private struct Parser {
     var continuationBytes = 0
     var continuationAtLineStart = 0
     var depth = 0
-    var path: [String] = []
+    var path: [PathStep] = []
     var problems: [JSONProblem] = []
+    var openMembers = JSONScratchStack<JSONMember>(capacity: 32)
+    var openElements = JSONScratchStack<JSONNode>(capacity: 16)
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -69,7 +80,15 @@ private struct Parser {
                        offset: offset)
     }
 
-    var pathString: String { path.isEmpty ? "$" : path.joined(separator: ".") }
+    var pathString: String {
+        guard !path.isEmpty else { return "$" }
+        return path.map { step -> String in
+            switch step {
+            case .key(let key): return key
+            case .index(let index): return String(index)
+            }
+        }.joined(separator: ".")
+    }
 
     mutating func parseDocument() -> JSONDocument {
         do {
@@ -164,13 +183,14 @@ private struct Parser {
     mutating func parseObject() throws -> JSONValue {
         try enter()
         index += 1
-        var members: [JSONMember] = []
+        let base = openMembers.count
+        var memberCount = 0
         var seen: Set<String>? = nil
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object([])
         }
         while true {
             skipWhitespace()
@@ -185,13 +205,16 @@ private struct Parser {
             let keyPosition = position
             let key = try parseString()
             var duplicate = false
-            if members.count < 12 {
-                duplicate = members.contains(where: { $0.key == key })
-                if members.count == 11 { seen = Set(members.map(\.key)); seen!.insert(key) }
+            if memberCount < 12 {
+                duplicate = openMembers.withElements(from: base) { open in open.contains(where: { $0.key == key }) }
+                if memberCount == 11 {
+                    seen = openMembers.withElements(from: base) { open in Set(open.map(\.key)) }
+                    seen!.insert(key)
+                }
             } else {
                 duplicate = !seen!.insert(key).inserted
             }
-            path.append(key)
+            path.append(.key(key))
             if duplicate {
                 problems.append(JSONProblem(kind: .duplicateKey,
                                             message: "key \"\(key)\" appears more than once in this object",
@@ -206,7 +229,8 @@ private struct Parser {
             skipWhitespace()
             let value = try parseValue()
             path.removeLast()
-            members.append(JSONMember(key: key, keyPosition: keyPosition, value: value))
+            openMembers.push(JSONMember(key: key, keyPosition: keyPosition, value: value))
+            memberCount += 1
             skipWhitespace()
             guard index < bytes.count else { try fail("the text ends inside an object; a '}' is missing") }
             switch bytes[index] {
@@ -215,7 +239,7 @@ private struct Parser {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(members)
+                return .object(openMembers.popArray(from: base))
             default:
                 try fail("expected ',' or '}' after a member, found \(describe(bytes[index]))")
             }
@@ -225,20 +249,23 @@ private struct Parser {
     mutating func parseArray() throws -> JSONValue {
         try enter()
         index += 1
-        var elements: [JSONNode] = []
+        let base = openElements.count
+        var elementCount = 0
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
         while true {
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                 try fail("trailing comma before ']'; remove the last ','")
             }
-            path.append(String(elements.count))
-            elements.append(try parseValue())
+            path.append(.index(elementCount))
+            let element = try parseValue()
+            openElements.push(element)
+            elementCount += 1
             path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { try fail("the text ends inside an array; a ']' is missing") }
@@ -248,7 +275,7 @@ private struct Parser {
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
-                return .array(elements)
+                return .array(openElements.popArray(from: base))
             default:
                 try fail("expected ',' or ']' after an array element, found \(describe(bytes[index]))")
             }
@@ -293,9 +320,14 @@ private struct Parser {
         let quote = index
         index += 1
         let start = index
-        // Fast path: no escapes, ASCII or valid UTF-8.
+        // Fast path: no escapes, ASCII or valid UTF-8. Plain ASCII runs are skipped eight bytes at a time.
         var sawNonASCII = false
         while index < bytes.count {
+            if index + 8 <= bytes.count {
+                let plain = Self.plainASCIIPrefix(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                index += plain
+                if plain == 8 { continue }
+            }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
@@ -368,6 +400,19 @@ private struct Parser {
             }
         }
         try fail("the string is not closed; a '\"' is missing", at: quote)
+    }
+
+    /// How many of the eight bytes (read little-endian: the first byte is the lowest) come before the first quote,
+    /// backslash, control character or non-ASCII byte — the bytes a string can skip at once (SWAR "find a zero
+    /// byte", Hacker's Delight §6-1; a borrow can flag a byte after the first hit, never one before it).
+    @inline(__always) static func plainASCIIPrefix(_ word: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let little = UInt64(littleEndian: word)
+        let quotes = little ^ (ones &* 0x22)
+        let backslashes = little ^ (ones &* 0x5C)
+        let flagged = ((little &- ones &* 0x20) | (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | little) & highs
+        return flagged.trailingZeroBitCount >> 3
     }
 
     mutating func hex4() throws -> UInt32 {

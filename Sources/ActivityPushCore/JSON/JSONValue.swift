@@ -79,7 +79,8 @@ public struct JSONMember: Sendable, Hashable {
 }
 
 /// A JSON value. Objects keep member order and duplicates (duplicates are reported by the reader).
-public indirect enum JSONValue: Sendable, Hashable {
+/// Not `indirect`: objects and arrays already hold their children in arrays, so a scalar needs no box of its own.
+public enum JSONValue: Sendable, Hashable {
     case object([JSONMember])
     case array([JSONNode])
     case string(String)

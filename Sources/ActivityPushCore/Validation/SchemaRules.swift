@@ -162,7 +162,7 @@ struct ShapeJudge {
             }
         case .uuid:
             guard let s = node.value.stringValue else { return mismatch(node, path, "UUID") }
-            if UUID(uuidString: s) == nil {
+            if !UUIDText.isValid(s) {
                 add(.typeMismatch, path, node.position, "the app's type declares this as a UUID but \"\(s)\" is not in 8-4-4-4-12 hex form; decoding fails",
                     fix: "send a UUID string such as \"\(UUID().uuidString)\"")
             }
@@ -341,7 +341,7 @@ struct ShapeJudge {
                         ?? "send \"\(p.key)\" (\(p.typeName)), or make \(p.name) Optional in the app")
             }
         }
-        for m in members where s.property(forKey: m.key) == nil && !s.conditionalKeys.contains(m.key) {
+        for m in members where !s.properties.contains(where: { $0.key == m.key }) && !s.conditionalKeys.contains(m.key) {
             let keyPath = path + "." + m.key
             let near = s.properties.first(where: { p in
                 LiveActivityKeys.fold(p.key) == LiveActivityKeys.fold(m.key) && !members.contains(where: { $0.key == p.key })

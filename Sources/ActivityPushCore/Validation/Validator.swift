@@ -64,17 +64,18 @@ struct PushCheck {
     struct Located {
         let node: JSONNode
         let keyPosition: SourcePosition
-        /// Dotted path as written (`aps.attributes` or `attributes`).
-        let path: String
+        let key: String
         let misplaced: Bool
+        /// Dotted path as written (`aps.attributes` or `attributes`); built only when a rule needs it.
+        var path: String { misplaced ? key : "aps." + key }
     }
 
     func locate(_ key: String) -> Located? {
         if let m = aps?.member(key) {
-            return Located(node: m.value, keyPosition: m.keyPosition, path: "aps." + key, misplaced: false)
+            return Located(node: m.value, keyPosition: m.keyPosition, key: key, misplaced: false)
         }
         if let m = root?.member(key) {
-            return Located(node: m.value, keyPosition: m.keyPosition, path: key, misplaced: true)
+            return Located(node: m.value, keyPosition: m.keyPosition, key: key, misplaced: true)
         }
         return nil
     }
