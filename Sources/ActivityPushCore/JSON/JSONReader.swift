@@ -31,8 +31,13 @@ public enum JSONReader {
     public static let defaultMaxDepth = 256
 
     public static func read(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) -> JSONDocument {
+        read(bytes, maxDepth: maxDepth, knownStrings: nil)
+    }
+
+    /// Reads with a table of strings the caller expects (a validator's keys): the same document, built faster.
+    package static func read(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, knownStrings: JSONKeyTable?) -> JSONDocument {
         bytes.withUnsafeBufferPointer { buffer in
-            var parser = Parser(buffer, maxDepth: maxDepth)
+            var parser = Parser(buffer, maxDepth: maxDepth, knownStrings: knownStrings)
             return parser.parseDocument()
         }
     }
@@ -51,11 +56,19 @@ private enum PathStep {
     case index(Int)
 }
 
+/// Where an open object's key is in the input, and whether those bytes are the key itself (ASCII, no escapes).
+private struct KeySpan {
+    var start: Int
+    var count: Int
+    var plain: Bool
+}
+
 /// The reader proper: one pass over the bytes (no Foundation), building the tree bottom-up. Open containers keep
 /// their members and elements on scratch stacks and get exactly sized arrays when they close.
 private struct Parser: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    let knownStrings: JSONKeyTable?
     var index = 0
     var line = 1
     var lineStart = 0
@@ -63,14 +76,18 @@ private struct Parser: ~Copyable {
     var continuationBytes = 0
     var continuationAtLineStart = 0
     var depth = 0
-    var path: [PathStep] = []
+    var path: [PathStep] = { var steps: [PathStep] = []; steps.reserveCapacity(16); return steps }()
     var problems: [JSONProblem] = []
     var openMembers = JSONScratchStack<JSONMember>(capacity: 32)
     var openElements = JSONScratchStack<JSONNode>(capacity: 16)
+    var openKeySpans = JSONScratchStack<KeySpan>(capacity: 32)
+    /// Set by `parseString`: the string just read is its bytes verbatim (ASCII, no escapes).
+    var lastStringWasPlain = false
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, knownStrings: JSONKeyTable?) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.knownStrings = knownStrings
     }
 
     var position: SourcePosition { position(at: index) }
@@ -123,7 +140,14 @@ private struct Parser: ~Copyable {
         }
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
+        // Compact JSON has no whitespace: decide that with one comparison before the loop.
+        if index < bytes.count, bytes[index] > 0x20 { return }
+        skipWhitespaceRun()
+    }
+
+    mutating func skipWhitespaceRun() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D:
@@ -204,9 +228,10 @@ private struct Parser: ~Copyable {
             }
             let keyPosition = position
             let key = try parseString()
+            let span = KeySpan(start: keyPosition.offset + 1, count: index - 2 - keyPosition.offset, plain: lastStringWasPlain)
             var duplicate = false
             if memberCount < 12 {
-                duplicate = openMembers.withElements(from: base) { open in open.contains(where: { $0.key == key }) }
+                duplicate = isDuplicate(key, span, base: base)
                 if memberCount == 11 {
                     seen = openMembers.withElements(from: base) { open in Set(open.map(\.key)) }
                     seen!.insert(key)
@@ -230,6 +255,7 @@ private struct Parser: ~Copyable {
             let value = try parseValue()
             path.removeLast()
             openMembers.push(JSONMember(key: key, keyPosition: keyPosition, value: value))
+            openKeySpans.push(span)
             memberCount += 1
             skipWhitespace()
             guard index < bytes.count else { try fail("the text ends inside an object; a '}' is missing") }
@@ -239,9 +265,32 @@ private struct Parser: ~Copyable {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
+                openKeySpans.pop(to: base)
                 return .object(openMembers.popArray(from: base))
             default:
                 try fail("expected ',' or '}' after a member, found \(describe(bytes[index]))")
+            }
+        }
+    }
+
+    /// Whether an earlier key of the open object equals `key` as `String ==` decides (canonical equivalence).
+    /// Two plain ASCII keys are equal exactly when their bytes are, so those are compared in the input; any other
+    /// pair (an escape, or non-ASCII: U+212A KELVIN SIGN equals "K") is compared as strings.
+    func isDuplicate(_ key: String, _ span: KeySpan, base: Int) -> Bool {
+        openKeySpans.withElements(from: base) { spans in
+            openMembers.withElements(from: base) { members in
+                for index in 0..<spans.count {
+                    if span.plain && spans[index].plain {
+                        if spans[index].count == span.count,
+                           JSONKeyTable.equal(UnsafeBufferPointer(rebasing: bytes[spans[index].start..<spans[index].start + span.count]),
+                                              UnsafeBufferPointer(rebasing: bytes[span.start..<span.start + span.count])) {
+                            return true
+                        }
+                    } else if members[index].key == key {
+                        return true
+                    }
+                }
+                return false
             }
         }
     }
@@ -332,7 +381,11 @@ private struct Parser: ~Copyable {
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
+                lastStringWasPlain = !sawNonASCII
+                if !sawNonASCII {
+                    if let known = knownStrings?.string(for: slice) { return known }
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let s = String(validating: slice, as: UTF8.self) else {
                     try fail("the string is not valid UTF-8; RFC 8259 §8.1 requires UTF-8", at: quote)
                 }
@@ -351,6 +404,7 @@ private struct Parser: ~Copyable {
         }
         if index >= bytes.count { try fail("the string is not closed; a '\"' is missing", at: quote) }
         // Slow path with escapes.
+        lastStringWasPlain = false
         var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let b = bytes[index]

@@ -37,6 +37,12 @@ struct JSONScratchStack<Element>: ~Copyable {
         return result
     }
 
+    /// Pops the elements from `base` to the top.
+    mutating func pop(to base: Int) {
+        (storage + base).deinitialize(count: count - base)
+        count = base
+    }
+
     private mutating func grow() {
         let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         bigger.moveInitialize(from: storage, count: count)

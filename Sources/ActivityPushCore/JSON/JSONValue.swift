@@ -31,9 +31,10 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// True when written without fraction or exponent (`42`, `-7`).
-    public var isIntegerLexeme: Bool { !lexeme.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) }
-    public var hasFraction: Bool { lexeme.contains(".") }
-    public var hasExponent: Bool { lexeme.contains(where: { $0 == "e" || $0 == "E" }) }
+    /// (The lexeme is ASCII, so these look at its UTF-8 bytes rather than at Characters.)
+    public var isIntegerLexeme: Bool { !lexeme.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) }
+    public var hasFraction: Bool { lexeme.utf8.contains(UInt8(ascii: ".")) }
+    public var hasExponent: Bool { lexeme.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) }
     public var doubleValue: Double { Double(lexeme) ?? .nan }
     /// The integer value when the lexeme is an integer that fits in `Int64`.
     public var int64Value: Int64? { isIntegerLexeme ? Int64(lexeme) : nil }
@@ -51,7 +52,7 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// True when the integer lexeme is negative (`-0` included).
-    public var isNegative: Bool { lexeme.hasPrefix("-") }
+    public var isNegative: Bool { lexeme.utf8.first == UInt8(ascii: "-") }
 }
 
 /// One parsed JSON value with the position where it starts.
@@ -125,7 +126,8 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONNode {
     /// The first member named `key` when this node is an object.
     public func member(_ key: String) -> JSONMember? {
-        value.members?.first(where: { $0.key == key })
+        guard case .object(let members) = value else { return nil }
+        return members.first(where: { $0.key == key })
     }
 
     /// The value of the first member named `key` when this node is an object.

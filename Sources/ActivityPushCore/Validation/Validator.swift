@@ -7,14 +7,22 @@
 /// All causes are reported in one run, including the contents of keys found at the wrong level.
 /// Rules and their Apple sources: `shared/spec/live-activity-push.md`; codes: `shared/spec/findings.md`.
 public struct Validator: Sendable {
-    public var schema: ActivitySchema?
+    public var schema: ActivitySchema? {
+        didSet { expectedStrings = ExpectedStrings.table(for: schema) }
+    }
     /// `--strict`: unknown `content-state` keys become errors.
     public var strict: Bool
+    /// The keys and values this validator expects, built once so reading a push need not build them again.
+    private(set) var expectedStrings: JSONKeyTable
 
     public init(schema: ActivitySchema? = nil, strict: Bool = false) {
         self.schema = schema
         self.strict = strict
+        expectedStrings = ExpectedStrings.table(for: schema)
     }
+
+    /// For tests: read without the known-strings table (the results must not change).
+    mutating func forgetExpectedStrings() { expectedStrings = JSONKeyTable([]) }
 
     /// Checks one body and, when given, its APNs request headers.
     /// - Parameters:
@@ -89,7 +97,7 @@ struct PushCheck {
             if let headers { checkHeaders(headers) }
             return
         }
-        let document = JSONReader.read(body)
+        let document = JSONReader.read(body, knownStrings: validator.expectedStrings)
         reportJSONProblems(document.problems)
         defer {
             if let headers { checkHeaders(headers) }
