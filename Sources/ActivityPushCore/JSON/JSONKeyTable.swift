@@ -6,43 +6,56 @@
 ///
 /// Open addressing over a power-of-two slot array, at most half full; immutable once built, so `Sendable`.
 package struct JSONKeyTable: Sendable {
-    private struct Entry: Sendable {
-        var utf8: [UInt8]
-        var string: String
-    }
-
-    private var slots: [Entry?]
+    /// Per slot: the entry's byte count (0: empty), where its bytes start in `pool`, and the string itself —
+    /// parallel arrays, so probing reads integers and bytes and retains nothing until a hit.
+    private var lengths: [Int]
+    private var starts: [Int]
+    private var strings: [String]
+    private var pool: [UInt8] = []
     private var mask: Int
 
     /// The table for these strings (non-ASCII ones and duplicates are left out).
-    package init(_ strings: some Sequence<String>) {
-        let unique = Set(strings.filter { !$0.isEmpty && $0.utf8.allSatisfy { $0 < 0x80 } })
+    package init(_ candidates: some Sequence<String>) {
+        let unique = Set(candidates.filter { !$0.isEmpty && $0.utf8.allSatisfy { $0 < 0x80 } })
         var size = 16
         while size < unique.count * 2 { size *= 2 }
-        slots = Array(repeating: nil, count: size)
+        lengths = Array(repeating: 0, count: size)
+        starts = Array(repeating: 0, count: size)
+        strings = Array(repeating: "", count: size)
         mask = size - 1
         for string in unique.sorted() {
             let utf8 = Array(string.utf8)
             var slot = utf8.withUnsafeBufferPointer { Self.hash($0) } & mask
-            while slots[slot] != nil { slot = (slot + 1) & mask }
-            slots[slot] = Entry(utf8: utf8, string: string)
+            while lengths[slot] != 0 { slot = (slot + 1) & mask }
+            lengths[slot] = utf8.count
+            starts[slot] = pool.count
+            strings[slot] = string
+            pool += utf8
         }
     }
 
-    package var count: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    package var count: Int { lengths.reduce(0) { $0 + ($1 == 0 ? 0 : 1) } }
 
     /// The entry spelled exactly as `bytes`, or nil.
     @inline(__always)
     func string(for bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard !bytes.isEmpty else { return nil }
-        var slot = Self.hash(bytes) & mask
-        while let entry = slots[slot] {
-            if entry.utf8.count == bytes.count, entry.utf8.withUnsafeBufferPointer({ Self.equal($0, bytes) }) {
-                return entry.string
+        let found: Int? = lengths.withUnsafeBufferPointer { lengths in
+            starts.withUnsafeBufferPointer { starts in
+                pool.withUnsafeBufferPointer { pool in
+                    var slot = Self.hash(bytes) & mask
+                    while lengths[slot] != 0 {
+                        if lengths[slot] == bytes.count,
+                           Self.equal(UnsafeBufferPointer(rebasing: pool[starts[slot]..<starts[slot] + bytes.count]), bytes) {
+                            return slot
+                        }
+                        slot = (slot + 1) & mask
+                    }
+                    return nil
+                }
             }
-            slot = (slot + 1) & mask
         }
-        return nil
+        return found.map { strings[$0] }
     }
 
     @inline(__always)

@@ -403,7 +403,12 @@ private struct Parser: ~Copyable {
             index += 1
         }
         if index >= bytes.count { try fail("the string is not closed; a '\"' is missing", at: quote) }
-        // Slow path with escapes.
+        return try parseEscapedString(quote: quote, start: start)
+    }
+
+    /// The rest of a string from its first backslash (`index`); kept apart so the common path stays small.
+    @inline(never)
+    mutating func parseEscapedString(quote: Int, start: Int) throws -> String {
         lastStringWasPlain = false
         var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {

@@ -100,7 +100,8 @@ extension PushCheck {
     /// `aps.sound` is `misplaced-sound` (in `checkAlert`).
     mutating func checkAPSKeys() {
         guard let members = aps?.value.members else { return }
-        for m in members where !LiveActivityKeys.all.contains(m.key) && m.key != "sound" {
+        for index in members.indices where !LiveActivityKeys.all.contains(members[index].key) && members[index].key != "sound" {
+            let m = members[index]
             if let intended = LiveActivityKeys.intendedKey(for: m.key) {
                 let present = aps?.member(intended) != nil
                 report(.unknownAPSKey, at: "aps." + m.key, m.keyPosition,
