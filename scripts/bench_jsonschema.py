@@ -2,8 +2,10 @@
 """Time Python JSON Schema validators on the same payload bytes activity-push validates.
 
 usage: bench_jsonschema.py SCHEMA.json PAYLOAD.json SECONDS
-Prints one JSON object: {"jsonschema": {"per_sec": N, "valid": bool} | {"error": "..."}, "fastjsonschema": {...}}
-Each validator parses the bytes (json.loads) and validates, as a backend would per request.
+Prints one JSON object: {"jsonschema": {"per_sec": N, "valid": bool} | {"error": "..."}, "fastjsonschema": {...},
+"jsonschema-rs": {...}}
+Each validator parses the bytes and validates, as a backend would per request: jsonschema and fastjsonschema
+after json.loads; jsonschema-rs (Rust) after orjson.loads (Rust), the fastest pair a Python backend can pick.
 """
 import json
 import sys
@@ -52,6 +54,15 @@ def main():
                                  "version": version("fastjsonschema")}
     except Exception as e:  # noqa: BLE001
         out["fastjsonschema"] = {"error": f"{type(e).__name__}: {e}"}
+    try:
+        import jsonschema_rs
+        import orjson
+        rs = jsonschema_rs.validator_for(schema)
+        ok = rs.is_valid(orjson.loads(raw))
+        out["jsonschema-rs"] = {"per_sec": bench(lambda: rs.is_valid(orjson.loads(raw)), seconds), "valid": ok,
+                                "version": f"{version('jsonschema-rs')} + orjson {version('orjson')}"}
+    except Exception as e:  # noqa: BLE001
+        out["jsonschema-rs"] = {"error": f"{type(e).__name__}: {e}"}
     print(json.dumps(out))
 
 

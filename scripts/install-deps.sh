@@ -15,6 +15,10 @@ PKGS=(
   curl                   # mock tests talk to it with curl --http2
   python3
   chromium               # console browser test (Tests/browser/run.sh drives it headless)
+  nodejs                 # bench validate: ajv + JSON.parse, the Node peer
+  node-ajv               # bench validate: ajv 6 (Debian installs it under /usr/share/nodejs)
+  g++                    # bench validate: builds scripts/bench_simdjson.cpp
+  libsimdjson-dev        # bench validate: simdjson, the parse-only floor
 )
 missing=()
 for p in "${PKGS[@]}"; do
@@ -31,6 +35,11 @@ fi
 if ! python3 -c "import jsonschema, fastjsonschema" >/dev/null 2>&1; then
   echo "installing Python packages: jsonschema fastjsonschema"
   python3 -m pip install -q jsonschema fastjsonschema 2>&1 | grep -v "Running pip as the 'root' user" || true
+fi
+# jsonschema-rs + orjson (PyPI): the fastest Python pair in `bench validate`.
+if ! python3 -c "import jsonschema_rs, orjson" >/dev/null 2>&1; then
+  echo "installing Python packages: jsonschema-rs orjson"
+  python3 -m pip install -q jsonschema-rs orjson 2>&1 | grep -v "Running pip as the 'root' user" || true
 fi
 # aioapns (PyPI): the Python peer in `activity-push bench send`.
 if ! python3 -c "import aioapns" >/dev/null 2>&1; then

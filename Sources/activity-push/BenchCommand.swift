@@ -4,10 +4,11 @@ import Foundation
 /// `activity-push bench validate|send|queue` — benchmarks that print figures (never timed tests).
 let benchCommand = Command(
     name: "bench",
-    summary: "benchmarks: validate (check vs bare parse vs Python validators), send, queue"
+    summary: "benchmarks: validate (check vs ajv, jsonschema-rs, JSONSerialization, simdjson), send, queue"
 ) { argv in
     guard let sub = argv.first, sub != "--help" else {
-        print("usage: activity-push bench validate [--seconds S] [--payload FILE --attributes PATH] [--no-python]\n"
+        print("usage: activity-push bench validate [--seconds S] [--rounds N] [--payload FILE --attributes PATH]\n"
+              + "                                   [--no-python] [--no-peers] [--iterations N]\n"
               + "       activity-push bench send …      (see bench send --help)\n"
               + "       activity-push bench queue …     (see bench queue --help)")
         return argv.isEmpty ? 2 : 0
@@ -55,12 +56,15 @@ enum BenchValidate {
     }
 
     static func run(_ argv: [String]) throws -> Int32 {
-        var a = try Arguments(argv, booleanFlags: ["--no-python"])
-        let seconds = try a.double("--seconds") ?? 2
+        var a = try Arguments(argv, booleanFlags: ["--no-python", "--no-peers"])
+        let seconds = try a.double("--seconds") ?? 1
+        let rounds = max(1, try a.int("--rounds") ?? 3)
+        let iterations = try a.int("--iterations")
         let payloadPath = a.value("--payload") ?? fixture("bench/start-1k.json")
         let attributesPath = a.value("--attributes") ?? fixture("bench/DeliveryAttributes.swift")
         let largeSwift = a.value("--swift-500") ?? fixture("swift/Large500.swift")
         let noPython = a.flag("--no-python")
+        let noPeers = a.flag("--no-peers")
         try a.finish()
 
         // The same bytes for everyone: the payload in compact form, as sent.
@@ -70,6 +74,15 @@ enum BenchValidate {
         guard let schema = try Inputs.schema([attributesPath]) else { throw UsageError("no schema") }
         let validator = Validator(schema: schema)
         let now = Double(root["aps"]?["timestamp"]?.value.numberValue?.int64Value ?? 0)
+        var sink = 0
+
+        if let iterations {
+            // Exactly N checks and nothing else, for `valgrind --tool=callgrind` (instruction counts per check).
+            for _ in 0..<iterations { sink &+= validator.check(body: body, nowUnixSeconds: now).findings.count }
+            print("\(iterations) checks, \(sink) findings")
+            return 0
+        }
+
         let report = validator.check(body: body, nowUnixSeconds: now)
         print("payload: \(payloadPath) (\(body.count) bytes compact), schema: \(attributesPath)")
         print("verdict: \(report.accept ? "accepted" : "rejected"), \(report.findings.count) findings")
@@ -77,18 +90,61 @@ enum BenchValidate {
         print("note: this is a debug build; measure with `swift build -c release` (make bench)")
         #endif
 
-        var sink = 0
-        let (nv, tv) = measure(seconds: seconds) { sink &+= validator.check(body: body, nowUnixSeconds: now).findings.count }
-        let data = Data(body)
-        let (np, tp) = measure(seconds: seconds) {
-            if let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { sink &+= o.count }
+        var peers = noPeers ? nil : try BenchPeers(schema: schema, body: body)
+        defer { peers?.removeFiles() }
+        peers?.buildSimdjson()
+
+        // Every runner once per round, in turn, so a burst of load elsewhere hits all of them; the median round counts.
+        var rates: [String: [Double]] = [:]
+        var labels: [String] = []
+        var problems: [String: String] = [:]
+        var invalid: Set<String> = []
+        func record(_ label: String, _ perSecond: Double?, valid: Bool = true, problem: String? = nil) {
+            if !labels.contains(label) { labels.append(label) }
+            if let perSecond { rates[label, default: []].append(perSecond) }
+            if let problem { problems[label] = problem }
+            if !valid { invalid.insert(label) }
         }
-        let validateUS = tv / Double(nv) * 1e6
-        let parseUS = tp / Double(np) * 1e6
-        let perSec = Double(nv) / tv
-        print(String(format: "check validation (parse + every rule + schema): %10.0f payloads/s  %7.2f µs/payload", perSec, validateUS))
-        print(String(format: "bare JSONSerialization parse of the same bytes: %10.0f payloads/s  %7.2f µs/payload", Double(np) / tp, parseUS))
-        print(String(format: "  ratio validation / bare parse: %.2f× (target ≤ 1.5×)", validateUS / parseUS))
+        let ours = "ours: check (parse + every rule + schema)"
+        let foundation = "Foundation JSONSerialization (parse only)"
+        let data = Data(body)
+        for _ in 0..<rounds {
+            let (nv, tv) = measure(seconds: seconds) { sink &+= validator.check(body: body, nowUnixSeconds: now).findings.count }
+            record(ours, Double(nv) / tv)
+            if let peers {
+                for result in peers.ajv(seconds: seconds) + (noPython ? [] : peers.python(seconds: seconds)) + [peers.simdjson(seconds: seconds)] {
+                    record(result.label, result.perSecond, valid: result.valid || result.problem != nil, problem: result.problem)
+                }
+            }
+            let (np, tp) = measure(seconds: seconds) {
+                if let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { sink &+= o.count }
+            }
+            record(foundation, Double(np) / tp)
+        }
+
+        func median(_ label: String) -> Double? {
+            guard let values = rates[label]?.sorted(), !values.isEmpty else { return nil }
+            return values[values.count / 2]
+        }
+        let oursRate = median(ours) ?? 0
+        print("median of \(rounds) rounds of \(String(format: "%.1f", seconds)) s each, same \(body.count) bytes:")
+        print("  " + pad("", 64) + "    payloads/s  µs/payload  ours vs it")
+        for label in labels {
+            guard let rate = median(label) else {
+                print("  \(pad(label, 64))  not run: \(problems[label] ?? "no result")")
+                continue
+            }
+            let ratio = label == ours ? "" : oursRate >= rate
+                ? String(format: "ours %.2f× faster", oursRate / rate) : String(format: "ours %.2f× slower", rate / oursRate)
+            print(String(format: "  %@  %12.0f  %10.2f  %@%@", pad(label, 64), rate, 1e6 / rate, ratio,
+                         invalid.contains(label) ? "  [judged the payload invalid!]" : ""))
+        }
+        if let ajv = labels.first(where: { $0.hasPrefix("ajv") }), let ajvRate = median(ajv) {
+            print(String(format: "  ours / ajv + JSON.parse: %.2f× (target ≥ 2×)", oursRate / ajvRate))
+        }
+        if let parseRate = median(foundation) {
+            print(String(format: "  ours / bare JSONSerialization parse: %.2f× its rate", oursRate / parseRate))
+        }
 
         let swiftText = try String(contentsOfFile: largeSwift, encoding: .utf8)
         let lines = swiftText.split(separator: "\n", omittingEmptySubsequences: false).count
@@ -102,12 +158,11 @@ enum BenchValidate {
         times.sort()
         print(String(format: "schema read of %@ (%d lines): median %.3f ms, p99 %.3f ms (target < 5 ms)",
                      (largeSwift as NSString).lastPathComponent, lines, times[times.count / 2], times[times.count * 99 / 100]))
-
-        if !noPython {
-            try BenchValidate.pythonValidators(schema: schema, body: body, seconds: seconds, oursPerSec: perSec)
-        }
         if sink == 42 { print("") }
         return 0
     }
 
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
 }

@@ -39,8 +39,13 @@ public enum JSONReader {
 
     /// Reads UTF-8 `bytes` as one JSON text; nesting deeper than `maxDepth` is a ``JSONProblem/Kind/tooDeep`` problem.
     public static func read(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) -> JSONDocument {
+        read(bytes, maxDepth: maxDepth, knownStrings: nil)
+    }
+
+    /// Reads with a table of strings the caller expects (a validator's keys): the same document, built faster.
+    package static func read(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, knownStrings: JSONKeyTable?) -> JSONDocument {
         bytes.withUnsafeBufferPointer { buffer in
-            var parser = Parser(buffer, maxDepth: maxDepth)
+            var parser = Parser(buffer, maxDepth: maxDepth, knownStrings: knownStrings)
             return parser.parseDocument()
         }
     }
@@ -53,9 +58,26 @@ public enum JSONReader {
 
 private struct ParseStop: Error {}
 
-private struct Parser {
+/// One step of the path to the value being read: an object key or an array index. Joined into the dotted
+/// path (`aps.alert.title`, `stops.0`) only when a problem is reported.
+private enum PathStep {
+    case key(String)
+    case index(Int)
+}
+
+/// Where an open object's key is in the input, and whether those bytes are the key itself (ASCII, no escapes).
+private struct KeySpan {
+    var start: Int
+    var count: Int
+    var plain: Bool
+}
+
+/// The reader proper: one pass over the bytes (no Foundation), building the tree bottom-up. Open containers keep
+/// their members and elements on scratch stacks and get exactly sized arrays when they close.
+private struct Parser: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    let knownStrings: JSONKeyTable?
     var index = 0
     var line = 1
     var lineStart = 0
@@ -63,12 +85,18 @@ private struct Parser {
     var continuationBytes = 0
     var continuationAtLineStart = 0
     var depth = 0
-    var path: [String] = []
+    var path: [PathStep] = { var steps: [PathStep] = []; steps.reserveCapacity(16); return steps }()
     var problems: [JSONProblem] = []
+    var openMembers = JSONScratchStack<JSONMember>(capacity: 32)
+    var openElements = JSONScratchStack<JSONNode>(capacity: 16)
+    var openKeySpans = JSONScratchStack<KeySpan>(capacity: 32)
+    /// Set by `parseString`: the string just read is its bytes verbatim (ASCII, no escapes).
+    var lastStringWasPlain = false
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, knownStrings: JSONKeyTable?) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.knownStrings = knownStrings
     }
 
     var position: SourcePosition { position(at: index) }
@@ -78,7 +106,15 @@ private struct Parser {
                        offset: offset)
     }
 
-    var pathString: String { path.isEmpty ? "$" : path.joined(separator: ".") }
+    var pathString: String {
+        guard !path.isEmpty else { return "$" }
+        return path.map { step -> String in
+            switch step {
+            case .key(let key): return key
+            case .index(let index): return String(index)
+            }
+        }.joined(separator: ".")
+    }
 
     mutating func parseDocument() -> JSONDocument {
         do {
@@ -113,7 +149,14 @@ private struct Parser {
         }
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
+        // Compact JSON has no whitespace: decide that with one comparison before the loop.
+        if index < bytes.count, bytes[index] > 0x20 { return }
+        skipWhitespaceRun()
+    }
+
+    mutating func skipWhitespaceRun() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D:
@@ -173,13 +216,14 @@ private struct Parser {
     mutating func parseObject() throws -> JSONValue {
         try enter()
         index += 1
-        var members: [JSONMember] = []
+        let base = openMembers.count
+        var memberCount = 0
         var seen: Set<String>? = nil
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object([])
         }
         while true {
             skipWhitespace()
@@ -193,14 +237,18 @@ private struct Parser {
             }
             let keyPosition = position
             let key = try parseString()
+            let span = KeySpan(start: keyPosition.offset + 1, count: index - 2 - keyPosition.offset, plain: lastStringWasPlain)
             var duplicate = false
-            if members.count < 12 {
-                duplicate = members.contains(where: { $0.key == key })
-                if members.count == 11 { seen = Set(members.map(\.key)); seen!.insert(key) }
+            if memberCount < 12 {
+                duplicate = isDuplicate(key, span, base: base)
+                if memberCount == 11 {
+                    seen = openMembers.withElements(from: base) { open in Set(open.map(\.key)) }
+                    seen!.insert(key)
+                }
             } else {
                 duplicate = !seen!.insert(key).inserted
             }
-            path.append(key)
+            path.append(.key(key))
             if duplicate {
                 problems.append(JSONProblem(kind: .duplicateKey,
                                             message: "key \"\(key)\" appears more than once in this object",
@@ -215,7 +263,9 @@ private struct Parser {
             skipWhitespace()
             let value = try parseValue()
             path.removeLast()
-            members.append(JSONMember(key: key, keyPosition: keyPosition, value: value))
+            openMembers.push(JSONMember(key: key, keyPosition: keyPosition, value: value))
+            openKeySpans.push(span)
+            memberCount += 1
             skipWhitespace()
             guard index < bytes.count else { try fail("the text ends inside an object; a '}' is missing") }
             switch bytes[index] {
@@ -224,9 +274,32 @@ private struct Parser {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(members)
+                openKeySpans.pop(to: base)
+                return .object(openMembers.popArray(from: base))
             default:
                 try fail("expected ',' or '}' after a member, found \(describe(bytes[index]))")
+            }
+        }
+    }
+
+    /// Whether an earlier key of the open object equals `key` as `String ==` decides (canonical equivalence).
+    /// Two plain ASCII keys are equal exactly when their bytes are, so those are compared in the input; any other
+    /// pair (an escape, or non-ASCII: U+212A KELVIN SIGN equals "K") is compared as strings.
+    func isDuplicate(_ key: String, _ span: KeySpan, base: Int) -> Bool {
+        openKeySpans.withElements(from: base) { spans in
+            openMembers.withElements(from: base) { members in
+                for index in 0..<spans.count {
+                    if span.plain && spans[index].plain {
+                        if spans[index].count == span.count,
+                           JSONKeyTable.equal(UnsafeBufferPointer(rebasing: bytes[spans[index].start..<spans[index].start + span.count]),
+                                              UnsafeBufferPointer(rebasing: bytes[span.start..<span.start + span.count])) {
+                            return true
+                        }
+                    } else if members[index].key == key {
+                        return true
+                    }
+                }
+                return false
             }
         }
     }
@@ -234,20 +307,23 @@ private struct Parser {
     mutating func parseArray() throws -> JSONValue {
         try enter()
         index += 1
-        var elements: [JSONNode] = []
+        let base = openElements.count
+        var elementCount = 0
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
         while true {
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                 try fail("trailing comma before ']'; remove the last ','")
             }
-            path.append(String(elements.count))
-            elements.append(try parseValue())
+            path.append(.index(elementCount))
+            let element = try parseValue()
+            openElements.push(element)
+            elementCount += 1
             path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { try fail("the text ends inside an array; a ']' is missing") }
@@ -257,7 +333,7 @@ private struct Parser {
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
-                return .array(elements)
+                return .array(openElements.popArray(from: base))
             default:
                 try fail("expected ',' or ']' after an array element, found \(describe(bytes[index]))")
             }
@@ -302,14 +378,23 @@ private struct Parser {
         let quote = index
         index += 1
         let start = index
-        // Fast path: no escapes, ASCII or valid UTF-8.
+        // Fast path: no escapes, ASCII or valid UTF-8. Plain ASCII runs are skipped eight bytes at a time.
         var sawNonASCII = false
         while index < bytes.count {
+            if index + 8 <= bytes.count {
+                let plain = Self.plainASCIIPrefix(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                index += plain
+                if plain == 8 { continue }
+            }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
+                lastStringWasPlain = !sawNonASCII
+                if !sawNonASCII {
+                    if let known = knownStrings?.string(for: slice) { return known }
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let s = String(validating: slice, as: UTF8.self) else {
                     try fail("the string is not valid UTF-8; RFC 8259 §8.1 requires UTF-8", at: quote)
                 }
@@ -327,7 +412,13 @@ private struct Parser {
             index += 1
         }
         if index >= bytes.count { try fail("the string is not closed; a '\"' is missing", at: quote) }
-        // Slow path with escapes.
+        return try parseEscapedString(quote: quote, start: start)
+    }
+
+    /// The rest of a string from its first backslash (`index`); kept apart so the common path stays small.
+    @inline(never)
+    mutating func parseEscapedString(quote: Int, start: Int) throws -> String {
+        lastStringWasPlain = false
         var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let b = bytes[index]
@@ -377,6 +468,19 @@ private struct Parser {
             }
         }
         try fail("the string is not closed; a '\"' is missing", at: quote)
+    }
+
+    /// How many of the eight bytes (read little-endian: the first byte is the lowest) come before the first quote,
+    /// backslash, control character or non-ASCII byte — the bytes a string can skip at once (SWAR "find a zero
+    /// byte", Hacker's Delight §6-1; a borrow can flag a byte after the first hit, never one before it).
+    @inline(__always) static func plainASCIIPrefix(_ word: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let little = UInt64(littleEndian: word)
+        let quotes = little ^ (ones &* 0x22)
+        let backslashes = little ^ (ones &* 0x5C)
+        let flagged = ((little &- ones &* 0x20) | (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | little) & highs
+        return flagged.trailingZeroBitCount >> 3
     }
 
     mutating func hex4() throws -> UInt32 {

@@ -39,11 +39,12 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// True when written without fraction or exponent (`42`, `-7`).
-    public var isIntegerLexeme: Bool { !lexeme.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) }
+    /// (The lexeme is ASCII, so these look at its UTF-8 bytes rather than at Characters.)
+    public var isIntegerLexeme: Bool { !lexeme.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) }
     /// True when written with a `.` fraction.
-    public var hasFraction: Bool { lexeme.contains(".") }
+    public var hasFraction: Bool { lexeme.utf8.contains(UInt8(ascii: ".")) }
     /// True when written with an `e`/`E` exponent.
-    public var hasExponent: Bool { lexeme.contains(where: { $0 == "e" || $0 == "E" }) }
+    public var hasExponent: Bool { lexeme.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) }
     /// The value as a `Double` (`nan` never occurs for a valid lexeme).
     public var doubleValue: Double { Double(lexeme) ?? .nan }
     /// The integer value when the lexeme is an integer that fits in `Int64`.
@@ -62,7 +63,7 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// True when the integer lexeme is negative (`-0` included).
-    package var isNegative: Bool { lexeme.hasPrefix("-") }
+    package var isNegative: Bool { lexeme.utf8.first == UInt8(ascii: "-") }
 }
 
 /// One parsed JSON value with the position where it starts.
@@ -97,7 +98,8 @@ public struct JSONMember: Sendable, Hashable {
 }
 
 /// A JSON value. Objects keep member order and duplicates (duplicates are reported by the reader).
-public indirect enum JSONValue: Sendable, Hashable {
+/// Not `indirect`: objects and arrays already hold their children in arrays, so a scalar needs no box of its own.
+public enum JSONValue: Sendable, Hashable {
     /// An object: members in source order, duplicates kept.
     case object([JSONMember])
     /// An array.
@@ -151,7 +153,8 @@ public indirect enum JSONValue: Sendable, Hashable {
 extension JSONNode {
     /// The first member named `key` when this node is an object.
     public func member(_ key: String) -> JSONMember? {
-        value.members?.first(where: { $0.key == key })
+        guard case .object(let members) = value else { return nil }
+        return members.first(where: { $0.key == key })
     }
 
     /// The value of the first member named `key` when this node is an object.

@@ -91,7 +91,7 @@ extension PushCheck {
                        fix: "send UNIX seconds, or 0 to deliver once without storing")
             }
         }
-        if let id = h.apnsID, UUID(uuidString: id) == nil {
+        if let id = h.apnsID, !UUIDText.isValid(id) {
             report(.invalidAPNsID, at: "headers.apns-id", nil,
                    "apns-id \"\(id)\" is not a UUID (APNs: BadMessageId)",
                    fix: "send a canonical lowercase UUID such as \(UUID().uuidString.lowercased()), or omit apns-id")

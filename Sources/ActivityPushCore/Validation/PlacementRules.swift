@@ -100,7 +100,8 @@ extension PushCheck {
     /// `aps.sound` is `misplaced-sound` (in `checkAlert`).
     mutating func checkAPSKeys() {
         guard let members = aps?.value.members else { return }
-        for m in members where !LiveActivityKeys.all.contains(m.key) && m.key != "sound" {
+        for index in members.indices where !LiveActivityKeys.all.contains(members[index].key) && members[index].key != "sound" {
+            let m = members[index]
             if let intended = LiveActivityKeys.intendedKey(for: m.key) {
                 let present = aps?.member(intended) != nil
                 report(.unknownAPSKey, at: "aps." + m.key, m.keyPosition,
@@ -154,15 +155,16 @@ extension PushCheck {
                    "null here: a null broke decoding on devices even for an Optional property, so the activity is not started or updated",
                    fix: "omit the key instead of sending null")
         case .object(let members):
-            for m in members where m.value.value.isContainerOrNull {
-                components.append(m.key)
-                checkNulls(in: m.value, components: &components)
+            // Index loops: copying each member to look at its kind costs more than the look.
+            for index in members.indices where members[index].value.value.isContainerOrNull {
+                components.append(members[index].key)
+                checkNulls(in: members[index].value, components: &components)
                 components.removeLast()
             }
         case .array(let elements):
-            for (i, e) in elements.enumerated() where e.value.isContainerOrNull {
-                components.append(String(i))
-                checkNulls(in: e, components: &components)
+            for index in elements.indices where elements[index].value.isContainerOrNull {
+                components.append(String(index))
+                checkNulls(in: elements[index], components: &components)
                 components.removeLast()
             }
         default:

@@ -164,7 +164,7 @@ struct ShapeJudge {
             }
         case .uuid:
             guard let s = node.value.stringValue else { return mismatch(node, path, "UUID") }
-            if UUID(uuidString: s) == nil {
+            if !UUIDText.isValid(s) {
                 add(.typeMismatch, path, node.position, "the app's type declares this as a UUID but \"\(s)\" is not in 8-4-4-4-12 hex form; decoding fails",
                     fix: "send a UUID string such as \"\(UUID().uuidString)\"")
             }
@@ -359,10 +359,14 @@ struct ShapeJudge {
             if s.decodesFromAnyValue { return }  // stores nothing: the decoder reads nothing
             return mismatch(node, path, s.name + " (a JSON object)")
         }
-        for p in s.properties {
-            if let m = members.first(where: { $0.key == p.key }) {
-                descend(p.key) { $0.judge(m.value, p.shape, region: region) }
-            } else if p.isRequired, !s.conditionalKeys.contains(p.key) {
+        // Index loops and field reads, not `for p in`: copying each property and member costs more than judging it.
+        for propertyIndex in s.properties.indices {
+            let key = s.properties[propertyIndex].key
+            if let memberIndex = members.firstIndex(where: { $0.key == key }) {
+                let shape = s.properties[propertyIndex].shape
+                descend(key) { $0.judge(members[memberIndex].value, shape, region: region) }
+            } else if s.properties[propertyIndex].isRequired, !s.conditionalKeys.contains(key) {
+                let p = s.properties[propertyIndex]
                 let near = members.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(p.key) })
                 add(.missingRequiredKey, path + "." + p.key, node.position,
                     "\(path) has no \"\(p.key)\" (\(s.name).\(p.name): \(p.typeName)); synthesized Decodable needs it, so decoding fails and the push is dropped",
@@ -370,7 +374,9 @@ struct ShapeJudge {
                         ?? "send \"\(p.key)\" (\(p.typeName)), or make \(p.name) Optional in the app")
             }
         }
-        for m in members where s.property(forKey: m.key) == nil && !s.conditionalKeys.contains(m.key) {
+        for memberIndex in members.indices
+        where !s.properties.contains(where: { $0.key == members[memberIndex].key }) && !s.conditionalKeys.contains(members[memberIndex].key) {
+            let m = members[memberIndex]
             let keyPath = path + "." + m.key
             let near = s.properties.first(where: { p in
                 LiveActivityKeys.fold(p.key) == LiveActivityKeys.fold(m.key) && !members.contains(where: { $0.key == p.key })

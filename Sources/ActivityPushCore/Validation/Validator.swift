@@ -8,15 +8,23 @@
 /// Rules and their Apple sources: `shared/spec/live-activity-push.md`; codes: `shared/spec/findings.md`.
 public struct Validator: Sendable {
     /// The app's types; nil judges only APNs and payload-shape rules.
-    public var schema: ActivitySchema?
+    public var schema: ActivitySchema? {
+        didSet { expectedStrings = ExpectedStrings.table(for: schema) }
+    }
     /// `--strict`: unknown `content-state` keys become errors.
     public var strict: Bool
+    /// The keys and values this validator expects, built once so reading a push need not build them again.
+    private(set) var expectedStrings: JSONKeyTable
 
     /// A validator, with the app's schema when known.
     public init(schema: ActivitySchema? = nil, strict: Bool = false) {
         self.schema = schema
         self.strict = strict
+        expectedStrings = ExpectedStrings.table(for: schema)
     }
+
+    /// For tests: read without the known-strings table (the results must not change).
+    mutating func forgetExpectedStrings() { expectedStrings = JSONKeyTable([]) }
 
     /// Checks one body and, when given, its APNs request headers.
     /// - Parameters:
@@ -72,17 +80,18 @@ struct PushCheck {
     struct Located {
         let node: JSONNode
         let keyPosition: SourcePosition
-        /// Dotted path as written (`aps.attributes` or `attributes`).
-        let path: String
+        let key: String
         let misplaced: Bool
+        /// Dotted path as written (`aps.attributes` or `attributes`); built only when a rule needs it.
+        var path: String { misplaced ? key : "aps." + key }
     }
 
     func locate(_ key: String) -> Located? {
         if let m = aps?.member(key) {
-            return Located(node: m.value, keyPosition: m.keyPosition, path: "aps." + key, misplaced: false)
+            return Located(node: m.value, keyPosition: m.keyPosition, key: key, misplaced: false)
         }
         if let m = root?.member(key) {
-            return Located(node: m.value, keyPosition: m.keyPosition, path: key, misplaced: true)
+            return Located(node: m.value, keyPosition: m.keyPosition, key: key, misplaced: true)
         }
         return nil
     }
@@ -96,7 +105,7 @@ struct PushCheck {
             if let headers { checkHeaders(headers) }
             return
         }
-        let document = JSONReader.read(body)
+        let document = JSONReader.read(body, knownStrings: validator.expectedStrings)
         reportJSONProblems(document.problems)
         let bodyFindings = findings.count  // findings before this point carry paths into the whole document
         var headerPositions: [String: SourcePosition] = [:]
