@@ -107,9 +107,11 @@ final class MockServerLoop {
             server.reset(streamID: request.streamID, errorCode: .refusedStream)
             return
         }
-        let mockRequest = MockRequest(method: request.method, path: request.path,
+        var mockRequest = MockRequest(method: request.method, path: request.path,
                                       headers: request.headers.map { (name: $0.name, value: $0.value) },
                                       body: request.body, bodyLength: request.bodyLength, connectionID: request.connectionID)
+        // Below an announced last-stream-id a stream must be processed and answered: no fault for it.
+        mockRequest.faultsApply = record.goawayLastStreamID == nil
         let response = state.respond(to: mockRequest)
         let streamID = request.streamID
         switch response.connectionAction {
