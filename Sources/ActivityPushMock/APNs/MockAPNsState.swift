@@ -70,7 +70,7 @@ final class MockAPNsState: Sendable {
             entry.token = token.isEmpty ? nil : String(token.prefix(8))
         }
         var response: MockResponse
-        let draw = memory.faults.draw(random: { Double.random(in: 0..<1) })
+        let draw = request.faultsApply ? memory.faults.draw(random: { Double.random(in: 0..<1) }) : MockFaultPlan.Draw()
         if let action = draw.action, action != .dropAfterProcessing {
             response = MockFaultResponse.respond(to: action, request: request, entry: &entry)
         } else if request.path.hasPrefix("/3/device/") || request.path == "/3/device" {

@@ -12,6 +12,9 @@ struct MockRequest: Sendable {
     var bodyLength: Int
     /// Identifies the connection, for per-connection provider-token state.
     var connectionID: Int
+    /// False for a stream at or below a GOAWAY's last-stream-id already sent: it must be processed and
+    /// answered, so no fault is drawn for it.
+    var faultsApply = true
 
     /// Bytes of a body kept; more are counted, not stored (APNs answers 413 to them anyway).
     static let storedBodyLimit = 16 * 1024
