@@ -15,12 +15,11 @@ let package = Package(
     ],
     targets: [
         // System libraries (Debian -dev packages); each has a module map and, where needed, a tiny C shim header.
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNghttp2", path: "Sources/CNghttp2", pkgConfig: "libnghttp2",
                        providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),   // <sys/epoll.h>, <sys/eventfd.h> (glibc)
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPQ", path: "Sources/CPQ", pkgConfig: "libpq",
@@ -30,7 +29,9 @@ let package = Package(
 
         // Pure Swift + Foundation: JSON, schema, payload builder, validator, diagnosis.
         .target(name: "ActivityPushCore"),
-        .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "CCurl", "COpenSSL"]),
+        // HTTP/2 on libnghttp2 + OpenSSL with an epoll loop: the client role (APNs client) lives here.
+        .target(name: "ActivityPushHTTP2", dependencies: ["CNghttp2", "COpenSSL", "CEpoll"]),
+        .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "ActivityPushHTTP2", "COpenSSL"]),
         .target(name: "ActivityPushMock", dependencies: ["ActivityPushCore", "CNghttp2", "COpenSSL"]),
         .target(name: "ActivityPushQueue", dependencies: ["ActivityPushCore", "ActivityPushAPNs", "CSQLite", "CPQ"]),
         .target(name: "ActivityPushConsole",
@@ -42,7 +43,7 @@ let package = Package(
         .testTarget(name: "ActivityPushCoreTests", dependencies: ["ActivityPushCore"]),
         // Runs the built `activity-push` executable (exit statuses, output formats).
         .testTarget(name: "ActivityPushCLITests"),
-        .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushMock"]),
+        .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushHTTP2", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushConsoleTests", dependencies: ["ActivityPushConsole", "ActivityPushMock"]),

@@ -287,8 +287,7 @@ struct SendRun {
                         return (i, broadcast ? try await client.broadcast(request)
                                              : try await client.send(request, deviceToken: targets[i]))
                     } catch {
-                        return (i, .failure(APNsTransportError(curlCode: 0, message: "\(error)",
-                                                               mayHaveBeenProcessed: false, attempts: 0)))
+                        return (i, .failure(APNsTransportError(kind: .notSent, message: "\(error)", attempts: 0)))
                     }
                 }
             }
