@@ -261,7 +261,9 @@ package struct HTTP2PoolScheduler: Sendable {
     package func nextWakeup() -> Double? {
         var due: Double?
         func consider(_ t: Double) { due = min(due ?? t, t) }
-        if deadlinesHead < deadlines.count { consider(deadlines[deadlinesHead].due) }
+        var head = deadlinesHead
+        while head < deadlines.count, requests[deadlines[head].id] == nil { head += 1 }
+        if head < deadlines.count { consider(deadlines[head].due) }
         for c in connections.values {
             switch c.phase {
             case .connecting(let since): consider(since + policy.connectTimeoutSeconds)
@@ -332,10 +334,11 @@ package struct HTTP2PoolScheduler: Sendable {
     }
 
     private mutating func expire(now: Double) {
-        while deadlinesHead < deadlines.count, deadlines[deadlinesHead].due <= now {
-            let rid = deadlines[deadlinesHead].id
+        while deadlinesHead < deadlines.count {
+            let (due, rid) = deadlines[deadlinesHead]
+            guard let r = requests[rid] else { deadlinesHead += 1; continue }   // ended already
+            guard due <= now else { break }
             deadlinesHead += 1
-            guard let r = requests[rid] else { continue }
             let seconds = Self.format(policy.requestTimeoutSeconds)
             switch r.place {
             case .queued:
