@@ -19,20 +19,22 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNghttp2", path: "Sources/CNghttp2", pkgConfig: "libnghttp2",
                        providers: [.apt(["libnghttp2-dev"])]),
-        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),   // <sys/epoll.h>, <sys/eventfd.h> (glibc)
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPQ", path: "Sources/CPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // Linux epoll + eventfd for ActivityPushHTTP2's event loop (headers only; part of libc).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Pure Swift + Foundation: JSON, schema, payload builder, validator, diagnosis.
         .target(name: "ActivityPushCore"),
-        // HTTP/2 on libnghttp2 + OpenSSL with an epoll loop: the client role (APNs client) lives here.
+        // The HTTP/2 stack both roles share (epoll event loop, TLS, nghttp2 session glue; server role for
+        // mock-apns, client role for the APNs client); `package` API only.
         .target(name: "ActivityPushHTTP2", dependencies: ["CNghttp2", "COpenSSL", "CEpoll"]),
         .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "ActivityPushHTTP2", "COpenSSL"]),
-        .target(name: "ActivityPushMock", dependencies: ["ActivityPushCore", "CNghttp2", "COpenSSL"]),
+        .target(name: "ActivityPushMock", dependencies: ["ActivityPushCore", "ActivityPushHTTP2", "CNghttp2", "COpenSSL"]),
         .target(name: "ActivityPushQueue", dependencies: ["ActivityPushCore", "ActivityPushAPNs", "CSQLite", "CPQ"]),
         .target(name: "ActivityPushConsole",
                 dependencies: ["ActivityPushCore", "ActivityPushAPNs", "ActivityPushQueue", "CMicroHTTPD"]),
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(name: "ActivityPushCLITests"),
         .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushHTTP2", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock"]),
+        .testTarget(name: "ActivityPushHTTP2Tests", dependencies: ["ActivityPushHTTP2"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushConsoleTests", dependencies: ["ActivityPushConsole", "ActivityPushMock"]),
     ],

@@ -11,7 +11,7 @@ final class ClientTLSContext {
     /// - Throws: a message naming the CA file when it cannot be loaded.
     init(caFile: String?) throws(HTTP2ClientError) {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
-            throw HTTP2ClientError("OpenSSL: SSL_CTX_new failed: \(openSSLErrorText())")
+            throw HTTP2ClientError("OpenSSL: SSL_CTX_new failed: \(openSSLErrors())")
         }
         self.context = context
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
@@ -21,7 +21,7 @@ final class ClientTLSContext {
         if let caFile {
             guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
                 SSL_CTX_free(context)
-                throw HTTP2ClientError("\(caFile): cannot load the CA file (PEM certificates expected): \(openSSLErrorText())")
+                throw HTTP2ClientError("\(caFile): cannot load the CA file (PEM certificates expected): \(openSSLErrors())")
             }
         } else {
             _ = SSL_CTX_set_default_verify_paths(context)
@@ -46,19 +46,6 @@ final class ClientTLSContext {
     }
 
     deinit { SSL_CTX_free(context) }
-}
-
-/// The queued OpenSSL error strings, joined (empties the queue).
-func openSSLErrorText() -> String {
-    var parts: [String] = []
-    while true {
-        let code = ERR_get_error()
-        if code == 0 { break }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        parts.append(String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
-    return parts.isEmpty ? "no OpenSSL error" : parts.joined(separator: "; ")
 }
 
 /// A client that cannot start (bad CA file, no event loop resources).

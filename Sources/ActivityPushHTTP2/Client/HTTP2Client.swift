@@ -133,6 +133,9 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
     private var pending: [Int: Pending] = [:]
     private var nextRequestID = 1
     private var now = 0.0
+    /// Results to deliver after the counters are published, so a caller that reads the counters after its
+    /// result sees that result counted.
+    private var completions: [(callback: @Sendable (HTTP2ClientResult) -> Void, result: HTTP2ClientResult)] = []
 
     init(configuration: HTTP2ClientConfiguration, shared: HTTP2ClientShared) {
         self.configuration = configuration
@@ -179,9 +182,10 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
         for origin in poolOrder {
             for connection in pools[origin]!.connections.values { connection.close(graceful: true) }
         }
+        publishCounters()
+        deliverResults()
         pools = [:]
         _ = close(epollFD)
-        publishCounters()
         let callbacks = shared.inbox.withLock { box -> [@Sendable () -> Void] in
             box.stopped = true
             let callbacks = box.onStopped
@@ -231,6 +235,19 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
             for (id, connection) in pools[origin]!.connections { updateInterest(id, connection) }
         }
         publishCounters()
+        deliverResults()
+    }
+
+    private func complete(_ requestID: Int, _ result: HTTP2ClientResult) {
+        guard let request = pending.removeValue(forKey: requestID) else { return }
+        completions.append((request.completion, result))
+    }
+
+    private func deliverResults() {
+        guard !completions.isEmpty else { return }
+        let ready = completions
+        completions.removeAll(keepingCapacity: true)
+        for (callback, result) in ready { callback(result) }
     }
 
     /// Connections whose I/O failed: the scheduler settles their requests. True when there were any.
@@ -283,7 +300,7 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
             originOfConnection[connectionID] = nil
             registered[connectionID] = nil
         case .fail(let requestID, let failure):
-            pending.removeValue(forKey: requestID)?.completion(.failure(failure))
+            complete(requestID, .failure(failure))
         }
     }
 
@@ -337,7 +354,7 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
         let now = self.now
         guard let requestID = scheduler(of: connection, { $0.answered(on: connection.id, streamID: streamID, status: response.status, now: now) }) ?? nil
         else { return }
-        pending.removeValue(forKey: requestID)?.completion(.success(response))
+        complete(requestID, .success(response))
     }
 
     func connection(_ connection: HTTP2ClientConnection, closedUnanswered streamID: Int32, errorCode: UInt32) {

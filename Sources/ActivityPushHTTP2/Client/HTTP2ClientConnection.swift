@@ -204,7 +204,7 @@ final class HTTP2ClientConnection {
             let verify = SSL_get_verify_result(ssl)
             let detail = verify != X509_V_OK
                 ? "certificate verification failed: \(String(cString: X509_verify_cert_error_string(verify))) (give the server's CA with --ca-file)"
-                : openSSLErrorText()
+                : openSSLErrors()
             ERR_clear_error()
             fail("TLS handshake with \(origin.authority) failed: \(detail)")
         }
@@ -306,7 +306,11 @@ final class HTTP2ClientConnection {
         guard phase == .h2, let session else { return .failure(HTTP2ClientError("the connection is not ready")) }
         var fields: [(String, String)] = [(":method", request.method), (":scheme", origin.scheme),
                                           (":authority", origin.authority), (":path", path)]
-        for header in request.headers { fields.append((header.name, header.value)) }
+        for header in request.headers {
+            // HTTP/2 field names are lowercase (RFC 9113 §8.2.1); APNs's are already.
+            let lowercase = header.name.utf8.allSatisfy { $0 < 0x41 || $0 > 0x5A }
+            fields.append((lowercase ? header.name : header.name.lowercased(), header.value))
+        }
         if request.method == "POST" { fields.append(("content-length", String(request.body.count))) }
         let stream = Stream(requestBody: request.body)
         let streamID: Int32 = Self.withNameValues(fields) { nvs in

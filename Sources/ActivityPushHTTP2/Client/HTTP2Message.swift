@@ -15,16 +15,6 @@ package struct HTTP2Request: Sendable, Hashable {
     }
 }
 
-/// One header field.
-package struct HTTP2Header: Sendable, Hashable {
-    package var name: String
-    package var value: String
-    package init(_ name: String, _ value: String) {
-        self.name = name.lowercased()
-        self.value = value
-    }
-}
-
 /// The server's answer: status, response headers (lowercase names; the last value wins) and body.
 package struct HTTP2Response: Sendable, Hashable {
     package var status: Int

@@ -24,7 +24,7 @@ package struct HTTP2PoolScheduler: Sendable {
     package typealias ConnectionID = Int
 
     /// `REFUSED_STREAM` (RFC 9113 §7).
-    package static let refusedStreamCode: UInt32 = 0x7
+    package static let refusedStreamCode = HTTP2ErrorCode.refusedStream.rawValue
 
     package struct Policy: Sendable, Hashable {
         package var maxConnections = 1
@@ -518,12 +518,7 @@ package struct HTTP2PoolScheduler: Sendable {
         return ids
     }
 
-    static func errorName(_ code: UInt32) -> String {
-        let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
-                     "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR",
-                     "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"]
-        return Int(code) < names.count ? names[Int(code)] : "0x" + String(code, radix: 16)
-    }
+    static func errorName(_ code: UInt32) -> String { HTTP2ErrorCode(rawValue: code).description }
 
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
