@@ -26,6 +26,8 @@ package final class HTTP2Listener: EventLoopIOHandler {
     package var onConnectionClosed: ((Int) -> Void)?
     /// Open connections by id.
     package private(set) var connections: [Int: HTTP2ServerConnection] = [:]
+    /// Called each time accepting pauses at the descriptor limit.
+    package var onAcceptPaused: (() -> Void)?
     /// How long accepting pauses after `EMFILE`/`ENFILE`.
     package var acceptBackoffMilliseconds = 100
     /// Times accepting was paused at the descriptor limit.
@@ -95,6 +97,7 @@ package final class HTTP2Listener: EventLoopIOHandler {
     private func pauseAccepting(context: EventLoopContext) {
         guard let registration else { return }
         descriptorLimitPauses += 1
+        onAcceptPaused?()
         backingOff = true
         context.setInterest(.none, for: registration)
         context.schedule(afterMilliseconds: acceptBackoffMilliseconds) { [weak self] context in

@@ -83,6 +83,11 @@ package final class HTTP2ServerConnection: HTTP2SessionDelegate {
         streams.filter { $0.value.complete && !$0.value.answered }.map(\.key).sorted()
     }
 
+    /// Streams not answered or reset yet, whether their request is complete or still arriving.
+    package var pendingStreamIDs: [Int32] {
+        streams.filter { !$0.value.answered }.map(\.key).sorted()
+    }
+
     /// Streams the peer opened that are still open (request partly received, or awaiting/sending an answer).
     package var openStreamIDs: [Int32] { streams.keys.sorted() }
 

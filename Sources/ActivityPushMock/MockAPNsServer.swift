@@ -22,7 +22,8 @@ import Glibc
 /// mutable lifecycle fields are guarded by `lock`, hence `@unchecked Sendable`.
 public final class MockAPNsServer: @unchecked Sendable {
     public let configuration: MockAPNsConfiguration
-    private let state: MockAPNsState
+    /// Internal (not private) so tests can fill the journal without the network.
+    let state: MockAPNsState
     private let lock = NSLock()
     private var loop: EventLoop?
     private var boundPort = 0
@@ -37,7 +38,8 @@ public final class MockAPNsServer: @unchecked Sendable {
 
     /// Binds the port, prepares TLS (generating certificates into the TLS directory when absent) and starts
     /// serving on a background thread. Returns once the socket is listening.
-    /// - Throws: `MockAPNsError.socket` (bind/listen), `.tls` (certificate generation or loading).
+    /// - Throws: `MockAPNsError.host` (not a numeric address), `.socket` (bind/listen), `.tls` (certificate
+    ///   generation or loading).
     public func start() throws {
         lock.lock(); defer { lock.unlock() }
         guard loop == nil else { return }
@@ -64,19 +66,23 @@ public final class MockAPNsServer: @unchecked Sendable {
                 throw error
             }
         } catch let error as HTTP2TransportError {
-            throw MockAPNsError.socket(error.message)
+            throw error.kind == .address ? MockAPNsError.host(error.message) : MockAPNsError.socket(error.message)
         }
         let serverTLS = tls
         let state = self.state
-        let initialStreams = max(1, configuration.streamsBeforeProviderToken)
-        let maxStreams = max(1, configuration.maxConcurrentStreams)
+        func milliseconds(_ seconds: Double?) -> Int? { seconds.map { Int(($0 * 1000).rounded()) }.flatMap { $0 > 0 ? $0 : nil } }
+        let settings = MockServerLoop.Settings(
+            initialMaxConcurrentStreams: max(1, configuration.streamsBeforeProviderToken),
+            maxConcurrentStreams: max(1, configuration.maxConcurrentStreams),
+            idleTimeoutMilliseconds: milliseconds(configuration.idleTimeoutSeconds),
+            handshakeTimeoutMilliseconds: milliseconds(configuration.handshakeTimeoutSeconds) ?? 10_000,
+            silentAfterIdleMilliseconds: milliseconds(configuration.silentAfterIdleSeconds))
         let ready = DispatchSemaphore(value: 0)
         let failure = Mutex<HTTP2TransportError?>(nil)
         loop.start()
         loop.execute { context in
             defer { ready.signal() }
-            let driver = MockServerLoop(context: context, initialMaxConcurrentStreams: initialStreams,
-                                        maxConcurrentStreams: maxStreams, respond: { state.respond(to: $0) })
+            let driver = MockServerLoop(context: context, settings: settings, state: state)
             // libcurl 7.x sends RST_STREAM after every finished stream; nghttp2's rapid-reset guard (burst 1000,
             // 33/s) would then GOAWAY a client after ~1000 pushes on one connection. A test server must let one
             // connection carry a whole run (the client issue's 10 000-push test), so the guard is widened.
@@ -84,6 +90,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             do {
                 let listener = try HTTP2Listener(descriptor: listening.descriptor, tls: serverTLS, options: options, context: context)
                 listener.onAccept = { driver.accept($0) }
+                listener.onAcceptPaused = { driver.acceptPaused() }
                 listener.onConnectionClosed = { id in
                     driver.connectionClosed(id)
                     state.connectionClosed(id)
@@ -140,6 +147,10 @@ public final class MockAPNsServer: @unchecked Sendable {
 
     /// APNs requests answered since `start()` (`/_mock` calls not counted; not capped, not reset by `clearJournal()`).
     public var requestCount: Int { state.requestCount }
+
+    /// HTTP/2-level counters since `start()`: RST_STREAM received, GOAWAYs sent, refused streams, drops by kind,
+    /// idle closes (also `GET /_mock/stats`).
+    public var statistics: MockAPNsStatistics { state.currentStatistics() }
 
     /// Forgets the in-memory journal (the NDJSON file is kept).
     public func clearJournal() { state.clearJournal() }

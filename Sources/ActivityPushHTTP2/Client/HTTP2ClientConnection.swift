@@ -426,7 +426,15 @@ final class HTTP2ClientConnection {
     func flush() {
         guard phase == .h2, let session, failure == nil else { return }
         while true {
-            guard writeOutput() else { return }
+            guard writeOutput(deferFailure: true) else {
+                // The peer closed while we wrote. What it sent before closing (a GOAWAY naming what it processed,
+                // its last answers) may still be in the receive buffer: read it first, so streams above the
+                // GOAWAY's last-stream-id end "refused", not "may have been processed".
+                let message = writeFailure ?? "the connection broke"
+                readAvailable()
+                fail(message)
+                return
+            }
             if outputOffset < output.count { return }
             while output.count < 64 * 1024 {
                 var data: UnsafePointer<UInt8>?
@@ -442,8 +450,11 @@ final class HTTP2ClientConnection {
         }
     }
 
-    /// Writes pending output; false on a fatal error (recorded in ``failure``).
-    private func writeOutput() -> Bool {
+    private var writeFailure: String?
+
+    /// Writes pending output; false on a fatal error (recorded in ``failure``, or only in `writeFailure` when
+    /// `deferFailure`: the caller reads first).
+    private func writeOutput(deferFailure: Bool = false) -> Bool {
         while outputOffset < output.count {
             let n: Int = output.withUnsafeBytes { bytes in
                 let start = bytes.baseAddress! + outputOffset
@@ -461,7 +472,11 @@ final class HTTP2ClientConnection {
                 if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return -1 }
                 return -2
             }
-            if n == -2 { fail("cannot write to \(origin.authority): the connection broke"); return false }
+            if n == -2 {
+                let message = "cannot write to \(origin.authority): the connection broke"
+                if deferFailure { writeFailure = message } else { fail(message) }
+                return false
+            }
             if n == -1 { return true }
             outputOffset += n
         }

@@ -38,8 +38,10 @@ package struct HTTP2PoolScheduler: Sendable {
         package var idleTimeoutSeconds = 0.0
         /// Streams after which a connection takes no new ones and closes when drained (0: never).
         package var streamsPerConnection = 0
-        /// Refusals of one request before it ends ``HTTP2StreamFailure/Kind/refused``.
-        package var maxRefusedResends = 5
+        /// Refusals of one request before it ends ``HTTP2StreamFailure/Kind/refused``. Refused streams were not
+        /// processed, so resending cannot duplicate them; the request's deadline bounds the loop. One GOAWAY can
+        /// refuse hundreds of streams at once, and a server that GOAWAYs often refuses the same request many times.
+        package var maxRefusedResends = 1000
         /// Failed connection attempts one waiting request sits through before it ends "not sent".
         package var maxConnectAttempts = 2
         package init() {}
@@ -343,7 +345,11 @@ package struct HTTP2PoolScheduler: Sendable {
             switch r.place {
             case .queued:
                 counters.timedOut += 1
-                fail(rid, .notSent, "no stream became free within the \(seconds) s deadline; not sent", timedOut: true)
+                if r.refusals > 0 {
+                    fail(rid, .refused, "refused \(r.refusals) time(s) by the server (REFUSED_STREAM or GOAWAY) and not answered within the \(seconds) s deadline; not processed", timedOut: true)
+                } else {
+                    fail(rid, .notSent, "no stream became free within the \(seconds) s deadline; not sent", timedOut: true)
+                }
             case .assigned(let cid):
                 connections[cid]?.requests.remove(rid)
                 counters.timedOut += 1
@@ -455,7 +461,7 @@ package struct HTTP2PoolScheduler: Sendable {
 
     private mutating func requeueUnsent(_ rid: RequestID, message: String) {
         guard let r = requests[rid] else { return }
-        if r.attempts > policy.maxRefusedResends + policy.maxConnectAttempts {
+        if r.attempts - r.refusals > 5 + policy.maxConnectAttempts {
             fail(rid, .notSent, message)
             return
         }

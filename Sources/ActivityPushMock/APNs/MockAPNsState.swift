@@ -22,6 +22,7 @@ final class MockAPNsState: @unchecked Sendable {
     /// bundle ID → channel ID → message-storage-policy, in creation order per bundle.
     private var channels: [String: [(id: String, policy: Int)]] = [:]
     private var connections: [Int: ConnectionAuth] = [:]
+    private var statistics = MockAPNsStatistics()
 
     private struct ConnectionAuth {
         var token: String?
@@ -111,7 +112,7 @@ final class MockAPNsState: @unchecked Sendable {
         }
         var response: MockResponse
         let draw = faults.draw(random: { Double.random(in: 0..<1) })
-        if let action = draw.action {
+        if let action = draw.action, action != .dropAfterProcessing {
             response = fault(action, request: request, entry: &entry)
         } else if request.path.hasPrefix("/3/device/") || request.path == "/3/device" {
             response = device(request, now: now, entry: &entry)
@@ -124,12 +125,23 @@ final class MockAPNsState: @unchecked Sendable {
             entry.apnsID = request.header("apns-id")
             response.headers.append(("apns-id", entry.apnsID ?? Self.newUUID()))
         }
+        func noteFault(_ text: String) { entry.fault = entry.fault.map { $0 + "," + text } ?? text }
+        if draw.action == .dropAfterProcessing {
+            // Processed (delivered, journaled with its status), then the connection closes before the answer.
+            response.connectionAction = .dropAfterProcessing
+            noteFault("drop-after")
+        }
+        if let streams = draw.maxConcurrentStreams {
+            response.maxConcurrentStreamsAfter = streams
+            noteFault("streams=\(streams)")
+        }
         if draw.delayMilliseconds > 0 {
             response.delayMilliseconds = draw.delayMilliseconds
-            entry.fault = entry.fault.map { $0 + ",delay=\(draw.delayMilliseconds)ms" } ?? "delay=\(draw.delayMilliseconds)ms"
+            noteFault("delay=\(draw.delayMilliseconds)ms")
         }
-        entry.status = response.connectionAction == nil ? response.status : 0
-        if entry.reason == nil, response.status >= 400, response.connectionAction == nil {
+        let processed = response.connectionAction == nil || response.connectionAction == .dropAfterProcessing
+        entry.status = processed ? response.status : 0
+        if entry.reason == nil, response.status >= 400, processed {
             entry.reason = Self.reason(in: response.body)
         }
         record(entry)
@@ -142,6 +154,20 @@ final class MockAPNsState: @unchecked Sendable {
     var requestCount: Int {
         lock.lock(); defer { lock.unlock() }
         return answered
+    }
+
+    /// The HTTP/2-level counters, with `requests` filled in.
+    func currentStatistics() -> MockAPNsStatistics {
+        lock.lock(); defer { lock.unlock() }
+        var snapshot = statistics
+        snapshot.requests = answered
+        return snapshot
+    }
+
+    /// Updates the counters (called from the event loop).
+    func count(_ update: (inout MockAPNsStatistics) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        update(&statistics)
     }
 
     private func record(_ entry: MockJournalEntry) {
@@ -179,11 +205,17 @@ final class MockAPNsState: @unchecked Sendable {
         case .goaway:
             r = MockResponse(status: 0, connectionAction: .goaway)
             entry.fault = "goaway"
+        case .goawayAbrupt:
+            r = MockResponse(status: 0, connectionAction: .goawayAbrupt)
+            entry.fault = "goaway-abrupt"
         case .drop:
-            r = MockResponse(status: 0, connectionAction: .drop)
-            entry.fault = "drop"
-        case .delay:
-            r = MockResponse(status: 0)  // not reached: delays are not chosen as actions
+            r = MockResponse(status: 0, connectionAction: .dropBeforeProcessing)
+            entry.fault = "drop-before"
+        case .refused:
+            r = MockResponse(status: 0, connectionAction: .refuse)
+            entry.fault = "refused"
+        case .dropAfterProcessing, .delay, .maxConcurrentStreams:
+            r = MockResponse(status: 0)  // not reached: drop-after is processed normally, modifiers are not chosen
         }
         r.headers.append((idHeader, id))
         return r
@@ -377,7 +409,7 @@ final class MockAPNsState: @unchecked Sendable {
 
     private func control(_ request: MockRequest) -> MockResponse {
         // `GET /_mock/journal?since=N&limit=M`: entries from index N on, at most M (the newest M without since).
-        // The answer is rendered on the event loop, so a huge journal is best read in pages.
+        // Rendered off the event loop (pushes keep flowing while a large journal is serialized).
         var path = request.path
         var query: [String: Int] = [:]
         if let q = path.firstIndex(of: "?") {
@@ -389,13 +421,18 @@ final class MockAPNsState: @unchecked Sendable {
         }
         switch (request.method, path) {
         case ("GET", "/_mock/journal"):
-            var entries = journal()
-            if let since = query["since"] { entries = Array(entries.dropFirst(min(since, entries.count))) }
-            if let limit = query["limit"] {
-                entries = query["since"] != nil ? Array(entries.prefix(limit)) : Array(entries.suffix(limit))
+            var deferred = MockResponse(status: 200)
+            let since = query["since"], limit = query["limit"]
+            deferred.render = { [self] in
+                var entries = self.journal()
+                if let since { entries = Array(entries.dropFirst(min(since, entries.count))) }
+                if let limit { entries = since != nil ? Array(entries.prefix(limit)) : Array(entries.suffix(limit)) }
+                let lines = entries.map(\.jsonLine)
+                return .json(200, "[" + lines.joined(separator: ",\n") + "]")
             }
-            let lines = entries.map(\.jsonLine)
-            return .json(200, "[" + lines.joined(separator: ",\n") + "]")
+            return deferred
+        case ("GET", "/_mock/stats"):
+            return .json(200, currentStatistics().json)
         case ("DELETE", "/_mock/journal"):
             clearJournal()
             return MockResponse(status: 204)
@@ -418,7 +455,7 @@ final class MockAPNsState: @unchecked Sendable {
                 unregister(token: token, atMilliseconds: Int64((configuration.clock() * 1000).rounded()))
                 return MockResponse(status: 204)
             }
-            return .json(404, "{\"error\":\"unknown control endpoint; use GET|DELETE /_mock/journal, GET|POST /_mock/faults, POST /_mock/unregister/<token>\"}")
+            return .json(404, "{\"error\":\"unknown control endpoint; use GET|DELETE /_mock/journal, GET /_mock/stats, GET|POST /_mock/faults, POST /_mock/unregister/<token>\"}")
         }
     }
 
