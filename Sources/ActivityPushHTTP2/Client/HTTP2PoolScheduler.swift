@@ -196,11 +196,12 @@ package struct HTTP2PoolScheduler: Sendable {
     /// A complete response arrived on the stream. Returns the request it answers (nil when that request already
     /// ended, e.g. by its deadline).
     package mutating func answered(on id: ConnectionID, streamID: Int32, status: Int, now: Double) -> RequestID? {
-        guard var c = connections[id], let rid = c.streamIDs.removeValue(forKey: streamID) else { return nil }
-        c.requests.remove(rid)
-        if status != 403 { c.warm = true }
-        if c.requests.isEmpty { c.idleSince = now }
-        connections[id] = c
+        // Mutated in place (`connections[id]!.…`): a copy taken out of the dictionary would make every
+        // mutation of its Set and Dictionary copy them whole.
+        guard connections[id] != nil, let rid = connections[id]!.streamIDs.removeValue(forKey: streamID) else { return nil }
+        connections[id]!.requests.remove(rid)
+        if status != 403 { connections[id]!.warm = true }
+        if connections[id]!.requests.isEmpty { connections[id]!.idleSince = now }
         guard requests.removeValue(forKey: rid) != nil else { return nil }
         counters.responses += 1
         return rid
@@ -208,10 +209,9 @@ package struct HTTP2PoolScheduler: Sendable {
 
     /// The stream closed without a complete response (`errorCode` from RST_STREAM or nghttp2's close).
     package mutating func streamClosed(on id: ConnectionID, streamID: Int32, errorCode: UInt32, now: Double) {
-        guard var c = connections[id], let rid = c.streamIDs.removeValue(forKey: streamID) else { return }
-        c.requests.remove(rid)
-        if c.requests.isEmpty { c.idleSince = now }
-        connections[id] = c
+        guard connections[id] != nil, let rid = connections[id]!.streamIDs.removeValue(forKey: streamID) else { return }
+        connections[id]!.requests.remove(rid)
+        if connections[id]!.requests.isEmpty { connections[id]!.idleSince = now }
         guard let r = requests[rid], case .open(_, _, let written) = r.place else { return }
         if !written {
             requeueUnsent(rid, message: "the stream closed before its request went out")
@@ -312,11 +312,11 @@ package struct HTTP2PoolScheduler: Sendable {
             guard let cid = best else { break }
             popQueued()
             requests[rid]!.place = .assigned(cid)
-            var c = connections[cid]!
-            c.requests.insert(rid)
-            c.started += 1
-            if policy.streamsPerConnection > 0, c.started >= policy.streamsPerConnection { c.phase = .draining }
-            connections[cid] = c
+            connections[cid]!.requests.insert(rid)
+            connections[cid]!.started += 1
+            if policy.streamsPerConnection > 0, connections[cid]!.started >= policy.streamsPerConnection {
+                connections[cid]!.phase = .draining
+            }
             pending.append(.start(rid, on: cid))
         }
         guard peekQueued() != nil else { return }
@@ -355,11 +355,10 @@ package struct HTTP2PoolScheduler: Sendable {
                 counters.timedOut += 1
                 fail(rid, .notSent, "deadline of \(seconds) s passed before the request went out", timedOut: true)
             case .open(let cid, let sid, let written):
-                if var c = connections[cid] {
-                    c.requests.remove(rid)
-                    c.streamIDs[sid] = nil
-                    if c.requests.isEmpty { c.idleSince = now }
-                    connections[cid] = c
+                if connections[cid] != nil {
+                    connections[cid]!.requests.remove(rid)
+                    connections[cid]!.streamIDs[sid] = nil
+                    if connections[cid]!.requests.isEmpty { connections[cid]!.idleSince = now }
                     pending.append(.cancel(streamID: sid, on: cid))
                     counters.resetsSent += 1
                 }
@@ -379,7 +378,7 @@ package struct HTTP2PoolScheduler: Sendable {
 
     private mutating func upkeep(now: Double) {
         for cid in connections.keys.sorted() {
-            guard var c = connections[cid] else { continue }
+            guard let c = connections[cid] else { continue }
             switch c.phase {
             case .connecting(let since):
                 if now - since >= policy.connectTimeoutSeconds {
@@ -408,8 +407,7 @@ package struct HTTP2PoolScheduler: Sendable {
                 continue
             }
             if policy.keepaliveSeconds > 0, c.pingSentAt == nil, now - c.lastHeard >= policy.keepaliveSeconds {
-                c.pingSentAt = now
-                connections[cid] = c
+                connections[cid]!.pingSentAt = now
                 counters.pingsSent += 1
                 pending.append(.ping(cid))
             }
