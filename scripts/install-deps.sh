@@ -7,6 +7,7 @@ PKGS=(
   libssl-dev             # ES256 provider tokens, TLS for the APNs client and mock-apns
   libnghttp2-dev         # ActivityPushHTTP2: the APNs client and the mock-apns server
   nghttp2-client         # h2load: the ceiling in `bench send`, mock tests
+  time                   # /usr/bin/time: CPU and peak RSS of h2load and aioapns in `bench send`
   libsqlite3-dev         # queue, default back end
   libpq-dev              # queue, PostgreSQL back end
   postgresql             # queue tests start their own server

@@ -68,7 +68,7 @@ func runBenchSend(_ argv: [String]) throws -> Int32 {
             else { print("  \(rtt) ms  h2load: not available (install nghttp2-client)") }
         }
         let ours = blockingAwait { await BenchSend.runOurs(url: mock.url, ca: mock.ca, token: token, pushes: pushes, tokens: tokens, streams: streams) }
-        BenchSend.printRow(rtt: rtt, name: "activity-push send", ours, ceiling: ceiling, n: n)
+        BenchSend.printRow(rtt: rtt, name: "activity-push", ours, ceiling: ceiling, n: n)
         if ours.ok != n { allOK = false }
         if runPython {
             if let peer = try BenchSend.aioapns(dir: dir, url: mock.url, ca: mock.ca, keyPath: keyPath, bundleID: bundleID,
