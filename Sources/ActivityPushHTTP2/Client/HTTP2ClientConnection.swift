@@ -1,5 +1,4 @@
 import CEpoll
-import CNghttp2
 import COpenSSL
 import Foundation
 #if canImport(Glibc)
@@ -37,7 +36,7 @@ final class HTTP2ClientConnection {
     private var addresses: [(family: Int32, address: [UInt8])] = []
     private var addressIndex = 0
     private var ssl: OpaquePointer?
-    private var session: OpaquePointer?
+    private var session: HTTP2Session?
     private var output: [UInt8] = []
     private var outputOffset = 0
     private var proxyReply: [UInt8] = []
@@ -48,13 +47,10 @@ final class HTTP2ClientConnection {
     private(set) var failure: String?
 
     private final class Stream {
-        var requestBody: [UInt8]
-        var bodyOffset = 0
         var status = 0
         var headers: [String: String] = [:]
         var body: [UInt8] = []
         var answered = false
-        init(requestBody: [UInt8]) { self.requestBody = requestBody }
     }
     private var streams: [Int32: Stream] = [:]
 
@@ -213,92 +209,14 @@ final class HTTP2ClientConnection {
     // MARK: HTTP/2 session
 
     private func startSession() {
-        var callbacks: OpaquePointer?
-        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { fail("nghttp2: out of memory"); return }
-        defer { nghttp2_session_callbacks_del(callbacks) }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
-            guard let frame, let name, let value, let user else { return 0 }
-            let connection = Unmanaged<HTTP2ClientConnection>.fromOpaque(user).takeUnretainedValue()
-            guard let stream = connection.streams[frame.pointee.hd.stream_id] else { return 0 }
-            let headerName = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
-            let headerValue = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
-            if headerName == ":status" { stream.status = Int(headerValue) ?? 0 }
-            else if stream.headers.count < 256 { stream.headers[headerName] = headerValue }
-            return 0
-        }
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, user in
-            guard let user, let data else { return 0 }
-            let connection = Unmanaged<HTTP2ClientConnection>.fromOpaque(user).takeUnretainedValue()
-            guard let stream = connection.streams[streamID], stream.body.count < 1 << 20 else { return 0 }
-            stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
-            return 0
-        }
-        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { session, frame, user in
-            guard let frame, let user else { return 0 }
-            let connection = Unmanaged<HTTP2ClientConnection>.fromOpaque(user).takeUnretainedValue()
-            connection.frameReceived(frame, session: session)
-            return 0
-        }
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, user in
-            guard let frame, let user else { return 0 }
-            if frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) {
-                let connection = Unmanaged<HTTP2ClientConnection>.fromOpaque(user).takeUnretainedValue()
-                connection.delegate.connection(connection, wroteRequestOn: frame.pointee.hd.stream_id)
-            }
-            return 0
-        }
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, errorCode, user in
-            guard let user else { return 0 }
-            let connection = Unmanaged<HTTP2ClientConnection>.fromOpaque(user).takeUnretainedValue()
-            guard let stream = connection.streams.removeValue(forKey: streamID) else { return 0 }
-            if !stream.answered {
-                connection.delegate.connection(connection, closedUnanswered: streamID, errorCode: errorCode)
-            }
-            return 0
-        }
-        var created: OpaquePointer?
-        guard nghttp2_session_client_new(&created, callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0, let created else {
-            fail("nghttp2: cannot create a client session")
-            return
-        }
+        let created: HTTP2Session
+        do { created = try HTTP2Session(role: .client) } catch { fail("nghttp2: \(error)"); return }
+        created.delegate = self
+        created.submitSettings([HTTP2Setting(.enablePush, 0), HTTP2Setting(.initialWindowSize, 1 << 20)])
         session = created
-        var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
-        ]
-        _ = nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
-        _ = nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 16 << 20)
         phase = .h2
         delegate.connectionEstablished(self)
         flush()
-    }
-
-    private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>, session: OpaquePointer?) {
-        let type = frame.pointee.hd.type
-        let streamID = frame.pointee.hd.stream_id
-        switch UInt32(type) {
-        case NGHTTP2_HEADERS.rawValue, NGHTTP2_DATA.rawValue:
-            guard frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-                  let stream = streams[streamID], !stream.answered, stream.status != 0 else { return }
-            stream.answered = true
-            delegate.connection(self, answered: streamID,
-                                response: HTTP2Response(status: stream.status, headers: stream.headers, body: stream.body))
-            stream.body = []
-        case NGHTTP2_SETTINGS.rawValue:
-            guard frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0, let session else { return }
-            var limit: Int?
-            let count = frame.pointee.settings.niv
-            for i in 0..<count where frame.pointee.settings.iv[i].settings_id == Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue) {
-                limit = Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
-            }
-            if let limit { delegate.connection(self, settingsMaxConcurrentStreams: limit) }
-        case NGHTTP2_GOAWAY.rawValue:
-            delegate.connection(self, goawayLastStreamID: frame.pointee.goaway.last_stream_id)
-        case NGHTTP2_RST_STREAM.rawValue:
-            delegate.connectionReceivedReset(self)
-        default:
-            break
-        }
     }
 
     /// Submits a request; returns its stream id, or a message when nghttp2 refuses it.
@@ -312,34 +230,12 @@ final class HTTP2ClientConnection {
             fields.append((lowercase ? header.name : header.name.lowercased(), header.value))
         }
         if request.method == "POST" { fields.append(("content-length", String(request.body.count))) }
-        let stream = Stream(requestBody: request.body)
-        let streamID: Int32 = Self.withNameValues(fields) { nvs in
-            if request.method == "POST" || !request.body.isEmpty {
-                var provider = nghttp2_data_provider()
-                provider.read_callback = { _, streamID, buffer, length, flags, _, user in
-                    guard let user, let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-                    let connection = Unmanaged<HTTP2ClientConnection>.fromOpaque(user).takeUnretainedValue()
-                    guard let stream = connection.streams[streamID] else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-                    let count = min(length, stream.requestBody.count - stream.bodyOffset)
-                    if count > 0 {
-                        stream.requestBody.withUnsafeBufferPointer { source in
-                            buffer.update(from: source.baseAddress! + stream.bodyOffset, count: count)
-                        }
-                    }
-                    stream.bodyOffset += count
-                    if stream.bodyOffset >= stream.requestBody.count {
-                        flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
-                        stream.requestBody = []
-                        stream.bodyOffset = 0
-                    }
-                    return count
-                }
-                return nghttp2_submit_request(session, nil, nvs.baseAddress, nvs.count, &provider, nil)
-            }
-            return nghttp2_submit_request(session, nil, nvs.baseAddress, nvs.count, nil, nil)
-        }
+        let stream = Stream()
+        let headers = fields.map { HTTP2Header($0.0, $0.1) }
+        let hasBody = request.method == "POST" || !request.body.isEmpty
+        let streamID = session.submitRequest(headers: headers, body: hasBody ? request.body : nil) ?? -1
         guard streamID > 0 else {
-            return .failure(HTTP2ClientError("nghttp2 refused the request: \(String(cString: nghttp2_strerror(streamID)))"))
+            return .failure(HTTP2ClientError("nghttp2 refused the request (stream ids exhausted or the session is going away)"))
         }
         streams[streamID] = stream
         return .success(streamID)
@@ -348,12 +244,12 @@ final class HTTP2ClientConnection {
     func cancel(streamID: Int32) {
         guard let session else { return }
         streams[streamID]?.answered = true   // ended already; no report on close
-        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+        session.submitReset(streamID: streamID, errorCode: .cancel)
     }
 
     func ping() {
         guard let session else { return }
-        _ = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+        session.submitPing()
     }
 
     // MARK: I/O
@@ -367,7 +263,7 @@ final class HTTP2ClientConnection {
         case .tls: return EPOLLIN.rawValue | (handshakeWantsWrite ? EPOLLOUT.rawValue : 0)
         case .h2:
             var events = EPOLLIN.rawValue
-            if outputOffset < output.count || (session.map { nghttp2_session_want_write($0) != 0 } ?? false) {
+            if outputOffset < output.count || (session?.wantsWrite ?? false) {
                 events |= EPOLLOUT.rawValue
             }
             return events
@@ -413,9 +309,9 @@ final class HTTP2ClientConnection {
             if n < 0 { break }
             if n == 0 { fail("the server closed the connection"); break }
             if !heard { heard = true; delegate.connectionHeard(self) }
-            let rv = readBuffer.withUnsafeBufferPointer { nghttp2_session_mem_recv(session, $0.baseAddress, n) }
-            if rv < 0 {
-                fail("HTTP/2 protocol error from the server: \(String(cString: nghttp2_strerror(Int32(rv))))")
+            let accepted = readBuffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            if !accepted {
+                fail("HTTP/2 protocol error from the server")
                 break
             }
             if n < readBuffer.count && ssl == nil { break }
@@ -436,16 +332,10 @@ final class HTTP2ClientConnection {
                 return
             }
             if outputOffset < output.count { return }
-            while output.count < 64 * 1024 {
-                var data: UnsafePointer<UInt8>?
-                let n = nghttp2_session_mem_send(session, &data)
-                if n < 0 { fail("nghttp2: \(String(cString: nghttp2_strerror(Int32(n))))"); return }
-                if n == 0 { break }
-                output.append(contentsOf: UnsafeBufferPointer(start: data, count: n))
-            }
+            guard session.collectOutput(into: &output, limit: 64 * 1024) else { fail("nghttp2: fatal session error"); return }
             if output.isEmpty { break }
         }
-        if nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0, output.isEmpty {
+        if !session.wantsRead, !session.wantsWrite, output.isEmpty {
             fail("the server ended the HTTP/2 session (GOAWAY)")
         }
     }
@@ -493,17 +383,11 @@ final class HTTP2ClientConnection {
     func close(graceful: Bool = false) {
         guard phase != .closed else { return }
         if graceful, let session, failure == nil {
-            _ = nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue)
-            var data: UnsafePointer<UInt8>?
-            while true {
-                let n = nghttp2_session_mem_send(session, &data)
-                if n <= 0 { break }
-                output.append(contentsOf: UnsafeBufferPointer(start: data, count: n))
-            }
+            session.submitGoaway(lastStreamID: session.lastProcessedStreamID, errorCode: .noError)
+            _ = session.collectOutput(into: &output, limit: 64 * 1024)
             _ = writeOutput()
         }
         phase = .closed
-        if let session { nghttp2_session_del(session) }
         session = nil
         if let ssl { SSL_free(ssl) }
         ssl = nil
@@ -517,23 +401,48 @@ final class HTTP2ClientConnection {
     }
 
     deinit { close() }
+}
 
-    /// Calls `body` with nghttp2 name/value pairs pointing into stable copies of the strings.
-    private static func withNameValues<R>(_ fields: [(String, String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> R) -> R {
-        var total = 0
-        for (name, value) in fields { total += name.utf8.count + value.utf8.count }
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, total))
-        let nvs = UnsafeMutableBufferPointer<nghttp2_nv>.allocate(capacity: fields.count)
-        defer { storage.deallocate(); nvs.deallocate() }
-        var offset = 0
-        for (i, (name, value)) in fields.enumerated() {
-            let namePointer = storage + offset
-            for byte in name.utf8 { storage[offset] = byte; offset += 1 }
-            let valuePointer = storage + offset
-            for byte in value.utf8 { storage[offset] = byte; offset += 1 }
-            nvs[i] = nghttp2_nv(name: namePointer, value: valuePointer, namelen: name.utf8.count, valuelen: value.utf8.count,
-                                flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+extension HTTP2ClientConnection: HTTP2SessionDelegate {
+    func session(_ session: HTTP2Session, beginsHeadersOn streamID: Int32, isRequest: Bool) {}
+
+    func session(_ session: HTTP2Session, receivedHeader header: HTTP2Header, on streamID: Int32) {
+        guard let stream = streams[streamID] else { return }
+        if header.name == ":status" { stream.status = Int(header.value) ?? 0 }
+        else if stream.headers.count < 256 { stream.headers[header.name] = header.value }
+    }
+
+    func session(_ session: HTTP2Session, receivedData bytes: UnsafeBufferPointer<UInt8>, on streamID: Int32) {
+        guard let stream = streams[streamID], stream.body.count < 1 << 20 else { return }
+        stream.body.append(contentsOf: bytes)
+    }
+
+    func session(_ session: HTTP2Session, received frame: HTTP2FrameSummary) {
+        switch frame.type {
+        case .headers, .data:
+            guard frame.endsStream, let stream = streams[frame.streamID], !stream.answered, stream.status != 0 else { return }
+            stream.answered = true
+            delegate.connection(self, answered: frame.streamID,
+                                response: HTTP2Response(status: stream.status, headers: stream.headers, body: stream.body))
+            stream.body = []
+        case .settings:
+            guard !frame.isAcknowledgement, frame.settings.contains(where: { $0.id == .maxConcurrentStreams }) else { return }
+            delegate.connection(self, settingsMaxConcurrentStreams: Int(session.peerMaxConcurrentStreams))
+        case .goaway:
+            delegate.connection(self, goawayLastStreamID: frame.lastStreamID)
+        case .rstStream:
+            delegate.connectionReceivedReset(self)
+        default:
+            break
         }
-        return body(nvs)
+    }
+
+    func session(_ session: HTTP2Session, sent frame: HTTP2FrameSummary) {
+        if frame.type == .headers { delegate.connection(self, wroteRequestOn: frame.streamID) }
+    }
+
+    func session(_ session: HTTP2Session, closed streamID: Int32, errorCode: HTTP2ErrorCode) {
+        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        if !stream.answered { delegate.connection(self, closedUnanswered: streamID, errorCode: errorCode.rawValue) }
     }
 }
