@@ -32,14 +32,17 @@ package final class HTTP2ServerConnection: HTTP2SessionDelegate {
         var answered = false
     }
 
+    /// Queues the server's connection preface, a SETTINGS frame with `initialSettings` (RFC 9113 §3.4: the
+    /// server's first frame is SETTINGS), written once the handshake allows.
     /// - Throws: ``HTTP2TransportError`` `.session` when nghttp2 cannot allocate.
     package init(id: Int, stream: ByteStream, options: HTTP2SessionOptions = HTTP2SessionOptions(),
-                 storedBodyLimit: Int = 16 * 1024, headerLimit: Int = 256) throws {
+                 initialSettings: [HTTP2Setting] = [], storedBodyLimit: Int = 16 * 1024, headerLimit: Int = 256) throws {
         let session = try HTTP2Session(role: .server, options: options)
         connection = HTTP2Connection(id: id, stream: stream, session: session)
         self.storedBodyLimit = storedBodyLimit
         self.headerLimit = headerLimit
         session.delegate = self
+        session.submitSettings(initialSettings)
     }
 
     // MARK: answering

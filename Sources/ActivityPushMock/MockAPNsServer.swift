@@ -18,16 +18,19 @@ import Glibc
 /// mock.stop()
 /// ```
 ///
-/// Thread-safety: all methods may be called from any thread. The server runs on one background thread; the
-/// mutable lifecycle fields are guarded by `lock`, hence `@unchecked Sendable`.
-public final class MockAPNsServer: @unchecked Sendable {
+/// Thread-safety: all methods may be called from any thread. The server runs on one background thread (an
+/// `ActivityPushHTTP2` event loop); the lifecycle fields are behind a `Mutex`.
+public final class MockAPNsServer: Sendable {
     public let configuration: MockAPNsConfiguration
     /// Internal (not private) so tests can fill the journal without the network.
     let state: MockAPNsState
-    private let lock = NSLock()
-    private var loop: EventLoop?
-    private var boundPort = 0
-    private var tlsFiles: CertificateFactory.Files?
+    private let lifecycle = Mutex(Lifecycle())
+
+    private struct Lifecycle {
+        var loop: EventLoop?
+        var port = 0
+        var caPath: String?
+    }
 
     /// Reads the provider key and opens the journal file.
     /// - Throws: `MockAPNsError.authKey` (unreadable or non-P-256 `.p8`), `.journal` (journal file not writable).
@@ -41,11 +44,17 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// - Throws: `MockAPNsError.host` (not a numeric address), `.socket` (bind/listen), `.tls` (certificate
     ///   generation or loading).
     public func start() throws {
-        lock.lock(); defer { lock.unlock() }
-        guard loop == nil else { return }
+        try lifecycle.withLock { current in
+            guard current.loop == nil else { return }
+            current = try startLoop()
+        }
+    }
+
+    private func startLoop() throws -> Lifecycle {
         // A peer that vanishes mid-write must not kill the process (SIGPIPE); the error is handled per socket.
         signal(SIGPIPE, SIG_IGN)
         var tls: TLSContext?
+        var caPath: String?
         if case .tls(let directory) = configuration.transport {
             let files = try CertificateFactory.ensure(directory: directory)
             do {
@@ -53,7 +62,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             } catch let error as HTTP2TransportError {
                 throw MockAPNsError.tls(error.message)
             }
-            tlsFiles = files
+            caPath = files.caPath
         }
         let listening: (descriptor: Int32, port: Int)
         let loop: EventLoop
@@ -89,6 +98,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             let options = HTTP2SessionOptions(streamResetRateLimit: (burst: 1_000_000, perSecond: 1_000_000))
             do {
                 let listener = try HTTP2Listener(descriptor: listening.descriptor, tls: serverTLS, options: options, context: context)
+                listener.initialSettings = driver.initialSettings
                 listener.onAccept = { driver.accept($0) }
                 listener.onAcceptPaused = { driver.acceptPaused() }
                 listener.onConnectionClosed = { id in
@@ -108,25 +118,24 @@ public final class MockAPNsServer: @unchecked Sendable {
             loop.stop()
             throw MockAPNsError.socket(error.message)
         }
-        boundPort = listening.port
-        self.loop = loop
+        return Lifecycle(loop: loop, port: listening.port, caPath: caPath)
     }
 
     /// Closes every connection and stops the server thread. Safe to call twice; the journal stays readable.
     public func stop() {
-        lock.lock()
-        let l = loop
-        loop = nil
-        lock.unlock()
-        l?.stop()
+        let running = lifecycle.withLock { current -> EventLoop? in
+            let loop = current.loop
+            current.loop = nil
+            return loop
+        }
+        running?.stop()
     }
 
     deinit { stop() }
 
     /// The bound TCP port (the kernel's pick when the configuration says 0); 0 before `start()`.
     public var port: Int {
-        lock.lock(); defer { lock.unlock() }
-        return boundPort
+        lifecycle.withLock { $0.port }
     }
 
     /// `https://127.0.0.1:PORT` (TLS) or `http://127.0.0.1:PORT` (h2c), with the configured host.
@@ -138,8 +147,7 @@ public final class MockAPNsServer: @unchecked Sendable {
 
     /// Path of the CA certificate clients must trust (`curl --cacert`), nil for h2c or before `start()`.
     public var caCertificatePath: String? {
-        lock.lock(); defer { lock.unlock() }
-        return tlsFiles?.caPath
+        lifecycle.withLock { $0.caPath }
     }
 
     /// Every request answered so far (oldest first, at most `journalMemoryLimit`).

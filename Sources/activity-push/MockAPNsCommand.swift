@@ -58,27 +58,27 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
         """)
         return 0
     }
-    var a = try Arguments(argv, booleanFlags: ["--h2c", "--accept-any-token", "--quiet"])
-    let host = a.value("--host") ?? "127.0.0.1"
-    let port = try a.int("--port") ?? 0
-    let h2c = a.flag("--h2c")
-    let tlsDirGiven = a.value("--tls-dir")
+    var arguments = try Arguments(argv, booleanFlags: ["--h2c", "--accept-any-token", "--quiet"])
+    let host = arguments.value("--host") ?? "127.0.0.1"
+    let port = try arguments.int("--port") ?? 0
+    let h2c = arguments.flag("--h2c")
+    let tlsDirGiven = arguments.value("--tls-dir")
     let tlsDir = tlsDirGiven ?? ".mock-apns-tls"
-    let attributes = a.values("--attributes")
-    let authKey = a.value("--auth-key")
-    let teamID = a.value("--team-id")
-    let keyIDFlag = a.value("--key-id")
-    let acceptAny = a.flag("--accept-any-token")
-    let journal = a.value("--journal")
-    let faultSpec = a.value("--faults")
-    let maxStreams = try a.int("--max-concurrent-streams") ?? 1000
-    let budget = try a.int("--push-to-start-budget") ?? 10
-    let streamsBefore = try a.int("--streams-before-token") ?? 1
-    let quiet = a.flag("--quiet")
-    let idleTimeout = try a.double("--idle-timeout") ?? 300
-    let silentAfterIdle = try a.double("--silent-after-idle")
-    try a.finish()
-    if let extra = a.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+    let attributes = arguments.values("--attributes")
+    let authKey = arguments.value("--auth-key")
+    let teamID = arguments.value("--team-id")
+    let keyIDFlag = arguments.value("--key-id")
+    let acceptAny = arguments.flag("--accept-any-token")
+    let journal = arguments.value("--journal")
+    let faultSpec = arguments.value("--faults")
+    let maxStreams = try arguments.int("--max-concurrent-streams") ?? 1000
+    let budget = try arguments.int("--push-to-start-budget") ?? 10
+    let streamsBefore = try arguments.int("--streams-before-token") ?? 1
+    let quiet = arguments.flag("--quiet")
+    let idleTimeout = try arguments.double("--idle-timeout") ?? 300
+    let silentAfterIdle = try arguments.double("--silent-after-idle")
+    try arguments.finish()
+    if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
     guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }
     guard maxStreams >= 1 else { throw UsageError("--max-concurrent-streams must be at least 1") }
     guard streamsBefore >= 1 else { throw UsageError("--streams-before-token must be at least 1") }
@@ -157,16 +157,16 @@ private func keyIDFromFileName(_ path: String) -> String? {
 }
 
 /// One line per request for the terminal: `POST /3/device/a1b2c3d4… 200 → device: rejected (code @ path) — liveactivitiesd: "…"`.
-private func describe(_ e: MockJournalEntry) -> String {
-    var line = e.method + " " + e.path + " " + (e.status == 0 ? "-" : String(e.status))
-    if let r = e.reason { line += " " + r }
-    if let f = e.fault { line += " [fault " + f + "]" }
-    guard let d = e.device else { return line }
-    line += " → device: " + d.outcome.rawValue
+private func describe(_ entry: MockJournalEntry) -> String {
+    var line = entry.method + " " + entry.path + " " + (entry.status == 0 ? "-" : String(entry.status))
+    if let reason = entry.reason { line += " " + reason }
+    if let fault = entry.fault { line += " [fault " + fault + "]" }
+    guard let device = entry.device else { return line }
+    line += " → device: " + device.outcome.rawValue
     var causes: [String] = []
-    for c in d.causes { causes.append(c.path.map { c.code + " @ " + $0 } ?? c.code) }
+    for cause in device.causes { causes.append(cause.path.map { cause.code + " @ " + $0 } ?? cause.code) }
     if !causes.isEmpty { line += " (" + causes.joined(separator: ", ") + ")" }
-    if let log = d.logLine { line += " — liveactivitiesd: \"" + log + "\"" }
-    if let t = d.activityToken { line += " — activity update token " + t }
+    if let log = device.logLine { line += " — liveactivitiesd: \"" + log + "\"" }
+    if let token = device.activityToken { line += " — activity update token " + token }
     return line
 }

@@ -35,6 +35,19 @@ final class FaultTests: XCTestCase {
         XCTAssertTrue(combined.rules.isEmpty)
     }
 
+    func testNoFaultForAStreamThatMustBeAnswered() throws {
+        // A stream at or below an announced GOAWAY last-stream-id is processed whatever the plan says.
+        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(faults: try MockFaultPlan(spec: "503:all")))
+        var request = MockRequest(method: "POST", path: "/3/device/\(pushToStartToken)",
+                                  headers: liveActivityHeaders.map { (name: $0.key, value: $0.value) },
+                                  body: payload(event: "start", timestamp: Int(Date().timeIntervalSince1970)), bodyLength: 0, connectionID: 1)
+        request.bodyLength = request.body.count
+        XCTAssertEqual(mock.state.respond(to: request).status, 503)
+        request.faultsApply = false
+        XCTAssertEqual(mock.state.respond(to: request).status, 200)
+        XCTAssertEqual(mock.journal().map(\.fault), ["503", nil])
+    }
+
     func testDrawCountsDownAndCombinesDelay() throws {
         var plan = try MockFaultPlan(spec: "429:next=2,delay=50ms:next=1,503:share=100%")
         let a = plan.draw(random: { 0.5 })

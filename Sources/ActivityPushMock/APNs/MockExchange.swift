@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// One complete HTTP/2 request as the transport hands it to the APNs logic.
@@ -11,6 +12,9 @@ struct MockRequest: Sendable {
     var bodyLength: Int
     /// Identifies the connection, for per-connection provider-token state.
     var connectionID: Int
+    /// False for a stream at or below a GOAWAY's last-stream-id already sent: it must be processed and
+    /// answered, so no fault is drawn for it.
+    var faultsApply = true
 
     /// Bytes of a body kept; more are counted, not stored (APNs answers 413 to them anyway).
     static let storedBodyLimit = 16 * 1024
@@ -50,7 +54,7 @@ struct MockResponse: Sendable {
     }
 
     /// `{"reason":"…"}` with `apns-id` (device endpoint) or `apns-request-id` (broadcast/channels) set by the caller.
-    static func error(_ status: Int, _ reason: MockReason, extra: String = "") -> MockResponse {
+    static func error(_ status: Int, _ reason: APNsReason, extra: String = "") -> MockResponse {
         var text = "{\"reason\":"
         JSONText.appendString(reason.rawValue, to: &text)
         text += extra + "}"

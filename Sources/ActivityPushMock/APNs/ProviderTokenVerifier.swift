@@ -7,12 +7,12 @@ import Foundation
 /// (Apple, "Establishing a token-based connection to APNs"): `alg` ES256, `kid` = the key's 10-character ID,
 /// `iss` = Team ID, `iat` (UNIX seconds) no older than one hour, ES256 signature valid for the `.p8` key.
 ///
-/// Thread-safety (`@unchecked Sendable`): the `EVP_PKEY` is read-only after init; each verification builds its
-/// own OpenSSL digest context, which OpenSSL allows concurrently on a shared key.
-final class ProviderTokenVerifier: @unchecked Sendable {
+/// Thread-safety: not `Sendable`; it lives inside the mock's locked memory (`MockAPNsMemory`) and is used
+/// under that lock only.
+final class ProviderTokenVerifier {
     enum Verdict: Equatable {
         case valid(issuedAt: Double)
-        case invalid(MockReason)
+        case invalid(APNsReason)
     }
 
     private let key: OpaquePointer
@@ -25,14 +25,14 @@ final class ProviderTokenVerifier: @unchecked Sendable {
             throw MockAPNsError.authKey("cannot open --auth-key \(keyPath): \(String(cString: strerror(errno)))")
         }
         defer { BIO_free_all(bio) }
-        guard let k = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
+        guard let privateKey = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
             throw MockAPNsError.authKey("--auth-key \(keyPath) is not a PEM private key (\(openSSLErrors())); expected the AuthKey_<KEYID>.p8 file from developer.apple.com")
         }
-        guard EVP_PKEY_get_base_id(k) == EVP_PKEY_EC, EVP_PKEY_get_bits(k) == 256 else {
-            EVP_PKEY_free(k)
+        guard EVP_PKEY_get_base_id(privateKey) == EVP_PKEY_EC, EVP_PKEY_get_bits(privateKey) == 256 else {
+            EVP_PKEY_free(privateKey)
             throw MockAPNsError.authKey("--auth-key \(keyPath) is not a P-256 EC key; APNs provider keys are ES256")
         }
-        key = k
+        key = privateKey
         self.keyID = keyID
         self.teamID = teamID
     }
@@ -43,16 +43,16 @@ final class ProviderTokenVerifier: @unchecked Sendable {
     func verify(_ jwt: String, now: Double) -> Verdict {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = base64URLDecode(parts[0]), let claimBytes = base64URLDecode(parts[1]),
-              let sig = base64URLDecode(parts[2]) else { return .invalid(.invalidProviderToken) }
+              let signature = base64URLDecode(parts[2]) else { return .invalid(.invalidProviderToken) }
         let header = JSONReader.read(headerBytes)
         let claims = JSONReader.read(claimBytes)
-        guard header.problems.isEmpty, claims.problems.isEmpty, let h = header.root, let c = claims.root,
-              h["alg"]?.value.stringValue == "ES256", h["kid"]?.value.stringValue == keyID,
-              c["iss"]?.value.stringValue == teamID,
-              let iat = c["iat"]?.value.numberValue?.doubleValue, iat.isFinite else { return .invalid(.invalidProviderToken) }
-        guard sig.count == 64 else { return .invalid(.invalidProviderToken) }
+        guard header.problems.isEmpty, claims.problems.isEmpty, let headerRoot = header.root, let claimsRoot = claims.root,
+              headerRoot["alg"]?.value.stringValue == "ES256", headerRoot["kid"]?.value.stringValue == keyID,
+              claimsRoot["iss"]?.value.stringValue == teamID,
+              let iat = claimsRoot["iat"]?.value.numberValue?.doubleValue, iat.isFinite else { return .invalid(.invalidProviderToken) }
+        guard signature.count == 64 else { return .invalid(.invalidProviderToken) }
         let signed = Array((parts[0] + "." + parts[1]).utf8)
-        guard verifySignature(message: signed, rawSignature: sig) else { return .invalid(.invalidProviderToken) }
+        guard verifySignature(message: signed, rawSignature: signature) else { return .invalid(.invalidProviderToken) }
         if now - iat > 3600 { return .invalid(.expiredProviderToken) }
         // Issued in the future (a clock ahead, or milliseconds from Date.now()): such a token would never expire.
         if iat - now > 300 { return .invalid(.invalidProviderToken) }
@@ -70,10 +70,10 @@ final class ProviderTokenVerifier: @unchecked Sendable {
         let derLen = i2d_ECDSA_SIG(ecsig, &der)
         guard derLen > 0, let der else { return false }
         defer { CRYPTO_free(der, #file, #line) }
-        guard let md = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(md) }
-        guard EVP_DigestVerifyInit(md, nil, EVP_sha256(), nil, key) == 1 else { ERR_clear_error(); return false }
-        let ok = EVP_DigestVerify(md, der, Int(derLen), message, message.count) == 1
+        guard let digest = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(digest) }
+        guard EVP_DigestVerifyInit(digest, nil, EVP_sha256(), nil, key) == 1 else { ERR_clear_error(); return false }
+        let ok = EVP_DigestVerify(digest, der, Int(derLen), message, message.count) == 1
         ERR_clear_error()
         return ok
     }
@@ -102,9 +102,9 @@ enum ProviderTokenSigner {
             guard let sig = d2i_ECDSA_SIG(nil, &p, len) else { throw MockAPNsError.authKey("bad DER signature") }
             defer { ECDSA_SIG_free(sig) }
             var out = [UInt8](repeating: 0, count: 64)
-            out.withUnsafeMutableBufferPointer { o in
-                _ = BN_bn2binpad(ECDSA_SIG_get0_r(sig), o.baseAddress, 32)
-                _ = BN_bn2binpad(ECDSA_SIG_get0_s(sig), o.baseAddress! + 32, 32)
+            out.withUnsafeMutableBufferPointer { output in
+                _ = BN_bn2binpad(ECDSA_SIG_get0_r(sig), output.baseAddress, 32)
+                _ = BN_bn2binpad(ECDSA_SIG_get0_s(sig), output.baseAddress! + 32, 32)
             }
             return out
         }
@@ -112,10 +112,10 @@ enum ProviderTokenSigner {
     }
 }
 
-func base64URLDecode<S: StringProtocol>(_ s: S) -> [UInt8]? {
-    var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while t.count % 4 != 0 { t += "=" }
-    return Data(base64Encoded: t).map { [UInt8]($0) }
+func base64URLDecode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
+    var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while standard.count % 4 != 0 { standard += "=" }
+    return Data(base64Encoded: standard).map { [UInt8]($0) }
 }
 
 func base64URLEncode(_ bytes: [UInt8]) -> String {

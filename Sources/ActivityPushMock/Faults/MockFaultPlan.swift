@@ -147,8 +147,8 @@ public struct MockFaultPlan: Sendable, Equatable, CustomStringConvertible {
         return result
     }
 
-    private static func parseAction(_ s: String, rule: String) throws -> Action {
-        let lower = s.lowercased()
+    private static func parseAction(_ text: String, rule: String) throws -> Action {
+        let lower = text.lowercased()
         switch lower {
         case "429": return .tooManyRequests(retryAfterSeconds: 1)
         case "500": return .internalServerError
@@ -167,38 +167,38 @@ public struct MockFaultPlan: Sendable, Equatable, CustomStringConvertible {
             return .maxConcurrentStreams(count)
         }
         if lower.hasPrefix("429=") {
-            guard let n = Int(lower.dropFirst(4)), n >= 0 else { throw bad(rule, "429=SECONDS needs a whole number of seconds") }
-            return .tooManyRequests(retryAfterSeconds: n)
+            guard let seconds = Int(lower.dropFirst(4)), seconds >= 0 else { throw bad(rule, "429=SECONDS needs a whole number of seconds") }
+            return .tooManyRequests(retryAfterSeconds: seconds)
         }
         if lower.hasPrefix("delay=") {
-            var v = String(lower.dropFirst(6))
+            var number = String(lower.dropFirst(6))
             var scale = 1.0
-            if v.hasSuffix("ms") { v.removeLast(2) } else if v.hasSuffix("s") { v.removeLast(); scale = 1000 }
-            guard let d = Double(v), d >= 0, d * scale <= 600_000 else {
+            if number.hasSuffix("ms") { number.removeLast(2) } else if number.hasSuffix("s") { number.removeLast(); scale = 1000 }
+            guard let duration = Double(number), duration >= 0, duration * scale <= 600_000 else {
                 throw bad(rule, "delay=MS needs milliseconds between 0 and 600000 (e.g. delay=250ms or delay=2s)")
             }
-            return .delay(milliseconds: Int(d * scale))
+            return .delay(milliseconds: Int(duration * scale))
         }
-        throw bad(rule, "unknown action '\(s)'")
+        throw bad(rule, "unknown action '\(text)'")
     }
 
-    private static func parseSelection(_ s: String, rule: String) throws -> Selection {
-        let lower = s.lowercased().trimmingCharacters(in: .whitespaces)
+    private static func parseSelection(_ text: String, rule: String) throws -> Selection {
+        let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
         if lower == "all" { return .share(1) }
         if lower.hasPrefix("next=") {
-            guard let n = Int(lower.dropFirst(5)), n > 0 else { throw bad(rule, "next=N needs a positive whole number") }
-            return .next(n)
+            guard let count = Int(lower.dropFirst(5)), count > 0 else { throw bad(rule, "next=N needs a positive whole number") }
+            return .next(count)
         }
         if lower.hasPrefix("share=") {
-            var v = String(lower.dropFirst(6))
+            var number = String(lower.dropFirst(6))
             var scale = 1.0
-            if v.hasSuffix("%") { v.removeLast(); scale = 0.01 }
-            guard let p = Double(v), p * scale >= 0, p * scale <= 1 else {
+            if number.hasSuffix("%") { number.removeLast(); scale = 0.01 }
+            guard let probability = Double(number), probability * scale >= 0, probability * scale <= 1 else {
                 throw bad(rule, "share=P needs a probability such as 0.25 or 25%")
             }
-            return .share(p * scale)
+            return .share(probability * scale)
         }
-        throw bad(rule, "unknown selector '\(s)'")
+        throw bad(rule, "unknown selector '\(text)'")
     }
 
     private static func bad(_ rule: String, _ why: String) -> MockAPNsError {

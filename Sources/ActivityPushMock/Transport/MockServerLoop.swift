@@ -54,12 +54,14 @@ final class MockServerLoop {
         selfHandle = context.bind(self)
     }
 
-    /// A new connection: APNs's first SETTINGS, request handling, counters.
+    /// APNs's first SETTINGS: one stream until a valid provider token (raised by the first authenticated answer).
+    var initialSettings: [HTTP2Setting] { [HTTP2Setting(.maxConcurrentStreams, UInt32(settings.initialMaxConcurrentStreams))] }
+
+    /// A new connection: request handling, counters.
     func accept(_ server: HTTP2ServerConnection) {
         let record = ConnectionRecord(server: server)
         records[server.id] = record
         state.count { $0.connectionsAccepted += 1 }
-        server.sendSettings([HTTP2Setting(.maxConcurrentStreams, UInt32(settings.initialMaxConcurrentStreams))])
         server.onRequest = { [weak self] request, server in self?.handle(request, on: server) }
         server.onFrameReceived = { [weak self] frame, server in self?.received(frame, on: server) }
         server.onFrameSent = { [weak self] frame, _ in
@@ -81,11 +83,10 @@ final class MockServerLoop {
     // MARK: frames
 
     private func received(_ frame: HTTP2FrameSummary, on server: HTTP2ServerConnection) {
-        guard let record = records[server.id] else { return }
-        let now = monotonicMilliseconds()
         if frame.type == .rstStream { state.count { $0.resetStreamsReceived += 1 } }
-        if frame.type == .headers, let silentAfter = settings.silentAfterIdleMilliseconds, !record.silent,
-           now - record.lastFrameMilliseconds > UInt64(silentAfter) {
+        guard let silentAfter = settings.silentAfterIdleMilliseconds, let record = records[server.id] else { return }
+        let now = monotonicMilliseconds()
+        if frame.type == .headers, !record.silent, now - record.lastFrameMilliseconds > UInt64(silentAfter) {
             record.silent = true
             state.count { $0.silencedConnections += 1 }
         }
@@ -106,9 +107,11 @@ final class MockServerLoop {
             server.reset(streamID: request.streamID, errorCode: .refusedStream)
             return
         }
-        let mockRequest = MockRequest(method: request.method, path: request.path,
+        var mockRequest = MockRequest(method: request.method, path: request.path,
                                       headers: request.headers.map { (name: $0.name, value: $0.value) },
                                       body: request.body, bodyLength: request.bodyLength, connectionID: request.connectionID)
+        // Below an announced last-stream-id a stream must be processed and answered: no fault for it.
+        mockRequest.faultsApply = record.goawayLastStreamID == nil
         let response = state.respond(to: mockRequest)
         let streamID = request.streamID
         switch response.connectionAction {
