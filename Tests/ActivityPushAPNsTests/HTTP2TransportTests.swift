@@ -89,6 +89,21 @@ final class HTTP2TransportTests: XCTestCase {
         }
     }
 
+    func testGeneratedApnsIDsAreLowercaseVersion4UUIDs() {
+        var seen = Set<String>()
+        for _ in 0..<1000 {
+            let id = APNsClient.randomUUIDString()
+            XCTAssertEqual(id.count, 36)
+            XCTAssertEqual(id, id.lowercased())
+            let parsed = try? XCTUnwrap(UUID(uuidString: id))
+            XCTAssertEqual(parsed?.uuidString.lowercased(), id)
+            XCTAssertEqual(Array(id)[14], "4", "version 4")
+            XCTAssertTrue("89ab".contains(Array(id)[19]), "RFC 4122 variant: \(id)")
+            seen.insert(id)
+        }
+        XCTAssertEqual(seen.count, 1000)
+    }
+
     func testOriginParsing() {
         XCTAssertEqual(HTTP2Origin.parse("https://api.push.apple.com/3/device/ab")?.origin,
                        HTTP2Origin(secure: true, host: "api.push.apple.com", port: 443))

@@ -41,7 +41,8 @@ package final class HTTP2Client: Sendable {
 
     /// Sends one request and waits for its one result.
     package func send(_ request: HTTP2Request) async -> HTTP2ClientResult {
-        await withCheckedContinuation { (continuation: CheckedContinuation<HTTP2ClientResult, Never>) in
+        // Unsafe (unchecked) continuation: the loop resumes each exactly once (one result per request).
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<HTTP2ClientResult, Never>) in
             submit(request) { continuation.resume(returning: $0) }
         }
     }

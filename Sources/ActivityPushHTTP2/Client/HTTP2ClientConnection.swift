@@ -26,6 +26,8 @@ protocol HTTP2ClientConnectionDelegate: AnyObject {
 final class HTTP2ClientConnection {
     let id: Int
     let origin: HTTP2Origin
+    /// `origin.authority`, computed once (it goes into every request's `:authority`).
+    private let authority: String
     private(set) var fd: Int32 = -1
     private unowned let delegate: HTTP2ClientConnectionDelegate
     private let tls: ClientTLSContext?
@@ -57,6 +59,7 @@ final class HTTP2ClientConnection {
     init(id: Int, origin: HTTP2Origin, tls: ClientTLSContext?, proxy: HTTP2Origin?, delegate: HTTP2ClientConnectionDelegate) {
         self.id = id
         self.origin = origin
+        self.authority = origin.authority
         self.tls = tls
         self.proxy = proxy
         self.delegate = delegate
@@ -222,16 +225,16 @@ final class HTTP2ClientConnection {
     /// Submits a request; returns its stream id, or a message when nghttp2 refuses it.
     func submit(_ request: HTTP2Request, path: String) -> Result<Int32, HTTP2ClientError> {
         guard phase == .h2, let session else { return .failure(HTTP2ClientError("the connection is not ready")) }
-        var fields: [(String, String)] = [(":method", request.method), (":scheme", origin.scheme),
-                                          (":authority", origin.authority), (":path", path)]
+        var headers = [HTTP2Header(":method", request.method), HTTP2Header(":scheme", origin.scheme),
+                       HTTP2Header(":authority", authority), HTTP2Header(":path", path)]
+        headers.reserveCapacity(request.headers.count + 5)
         for header in request.headers {
             // HTTP/2 field names are lowercase (RFC 9113 §8.2.1); APNs's are already.
             let lowercase = header.name.utf8.allSatisfy { $0 < 0x41 || $0 > 0x5A }
-            fields.append((lowercase ? header.name : header.name.lowercased(), header.value))
+            headers.append(lowercase ? header : HTTP2Header(header.name.lowercased(), header.value))
         }
-        if request.method == "POST" { fields.append(("content-length", String(request.body.count))) }
+        if request.method == "POST" { headers.append(HTTP2Header("content-length", String(request.body.count))) }
         let stream = Stream()
-        let headers = fields.map { HTTP2Header($0.0, $0.1) }
         let hasBody = request.method == "POST" || !request.body.isEmpty
         let streamID = session.submitRequest(headers: headers, body: hasBody ? request.body : nil) ?? -1
         guard streamID > 0 else {
