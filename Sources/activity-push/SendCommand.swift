@@ -79,11 +79,14 @@ struct SendOptions {
         if let file = a.value("--tokens-file") {
             let text = String(decoding: try Inputs.bytes(file), as: UTF8.self)
             for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                // Trimmed by hand: Foundation's trimmingCharacters costs more than sending the push (bench send).
-                let line = String(raw.drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()
-                    .drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+                // Trimmed by hand on the UTF-8 view: Foundation's trimmingCharacters (and reversed-collection
+                // tricks) cost more than sending the push (perf over 30 000 tokens).
+                var trimmed = raw
+                while let first = trimmed.utf8.first, first == 0x20 || first == 0x09 || first == 0x0D { trimmed = trimmed.dropFirst() }
+                while let last = trimmed.utf8.last, last == 0x20 || last == 0x09 || last == 0x0D { trimmed = trimmed.dropLast() }
+                let line = String(trimmed)
                 if line.isEmpty || line.hasPrefix("#") { continue }
-                guard line.utf8.count % 2 == 0, line.allSatisfy(\.isHexDigit) else {
+                guard line.utf8.count % 2 == 0, line.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }) else {
                     throw UsageError("\(file):\(i + 1): not a hex token; put one token per line as hex")
                 }
                 tokens.append(line)
