@@ -120,6 +120,7 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     sigaddset(&signals, SIGTERM)
     pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+    raiseDescriptorLimit()
     let server: MockAPNsServer
     do {
         server = try MockAPNsServer(configuration: configuration)
@@ -147,6 +148,22 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     let count = server.requestCount
     printError("mock-apns: stopped on \(received == SIGINT ? "SIGINT" : "SIGTERM") after \(count) requests; \(server.statistics.summary)")
     return 0
+}
+
+/// Raises the soft descriptor limit to the hard one (at most 1 048 576): a soft limit of 1024, common on Linux,
+/// would cap a load test at ~1000 connections. Past the limit the server backs off accepting (no spin).
+private func raiseDescriptorLimit() {
+    var limit = rlimit()
+    #if canImport(Glibc)
+    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    let resource = RLIMIT_NOFILE
+    #endif
+    guard getrlimit(resource, &limit) == 0 else { return }
+    let wanted = min(limit.rlim_max, 1 << 20)
+    guard limit.rlim_cur < wanted else { return }
+    limit.rlim_cur = wanted
+    _ = setrlimit(resource, &limit)
 }
 
 /// `AuthKey_ABC123DEFG.p8` → `ABC123DEFG`.

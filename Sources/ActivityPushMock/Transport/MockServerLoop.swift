@@ -37,12 +37,8 @@ final class MockServerLoop {
         let openedMilliseconds = monotonicMilliseconds()
         var lastFrameMilliseconds = monotonicMilliseconds()
         var authenticated = false
-        /// Highest stream id handed to the APNs logic and processed (answered or to be answered).
-        var highestProcessedStreamID: Int32 = 0
-        /// Set once a GOAWAY went out: streams above it are not processed.
-        var goawayLastStreamID: Int32?
-        /// Graceful GOAWAY: close once every stream at or below `goawayLastStreamID` is answered.
-        var closeWhenAnswered = false
+        /// What was processed and what a GOAWAY promised.
+        var ledger = MockConnectionLedger()
         var silent = false
         init(server: HTTP2ServerConnection) { self.server = server }
     }
@@ -101,7 +97,8 @@ final class MockServerLoop {
             state.count { $0.requestsIgnoredOnSilentConnections += 1 }
             return
         }
-        if let last = record.goawayLastStreamID, request.streamID > last {
+        let admission = record.ledger.admit(streamID: request.streamID)
+        if admission == .cutByGoaway {
             // Above the GOAWAY's last-stream-id: never processed; the client retries it elsewhere.
             state.count { $0.streamsCutByGoaway += 1 }
             server.reset(streamID: request.streamID, errorCode: .refusedStream)
@@ -111,21 +108,20 @@ final class MockServerLoop {
                                       headers: request.headers.map { (name: $0.name, value: $0.value) },
                                       body: request.body, bodyLength: request.bodyLength, connectionID: request.connectionID)
         // Below an announced last-stream-id a stream must be processed and answered: no fault for it.
-        mockRequest.faultsApply = record.goawayLastStreamID == nil
+        mockRequest.faultsApply = admission == .process(faultsApply: true)
         let response = state.respond(to: mockRequest)
         let streamID = request.streamID
         switch response.connectionAction {
         case .goaway?, .goawayAbrupt?:
             // Honest last-stream-id: the highest stream processed; this one and later ones are not.
-            let last = record.highestProcessedStreamID
-            record.goawayLastStreamID = last
+            let graceful = response.connectionAction == .goaway
+            let last = record.ledger.announceGoaway(graceful: graceful)
             server.goaway(lastStreamID: last, errorCode: .noError, debugData: Array("{\"reason\":\"Shutdown\"}".utf8))
-            if response.connectionAction == .goawayAbrupt {
-                server.connection.close(.afterFlush)
-            } else {
-                record.closeWhenAnswered = true
+            if graceful {
                 server.reset(streamID: streamID, errorCode: .refusedStream)
                 closeIfGoawayFinished(server)
+            } else {
+                server.connection.close(.afterFlush)
             }
             return
         case .dropBeforeProcessing?:
@@ -139,7 +135,7 @@ final class MockServerLoop {
         case .dropAfterProcessing?, nil:
             break
         }
-        record.highestProcessedStreamID = max(record.highestProcessedStreamID, streamID)
+        record.ledger.processed(streamID: streamID)
         if let render = response.render, let loop = context?.loop, let handle = selfHandle {
             let connectionID = server.id
             DispatchQueue.global(qos: .utility).async {
@@ -185,9 +181,8 @@ final class MockServerLoop {
 
     /// After a graceful GOAWAY: close once no stream at or below its last-stream-id waits for an answer.
     private func closeIfGoawayFinished(_ server: HTTP2ServerConnection) {
-        guard let record = records[server.id], record.closeWhenAnswered, let last = record.goawayLastStreamID,
-              !server.connection.isClosed else { return }
-        if server.pendingStreamIDs.allSatisfy({ $0 > last }) { server.connection.close(.afterFlush) }
+        guard let record = records[server.id], !server.connection.isClosed else { return }
+        if record.ledger.mayClose(unansweredStreamIDs: server.pendingStreamIDs) { server.connection.close(.afterFlush) }
     }
 
     // MARK: idle
@@ -223,9 +218,8 @@ final class MockServerLoop {
             guard let idle = settings.idleTimeoutMilliseconds, now - connection.lastReadMilliseconds >= UInt64(idle),
                   record.server.pendingStreamIDs.isEmpty else { continue }
             state.count { $0.idleConnectionsClosed += 1 }
-            record.goawayLastStreamID = record.highestProcessedStreamID
-            record.server.goaway(lastStreamID: record.highestProcessedStreamID, errorCode: .noError,
-                                 debugData: Array("{\"reason\":\"IdleTimeout\"}".utf8))
+            let last = record.ledger.announceGoaway(graceful: false)
+            record.server.goaway(lastStreamID: last, errorCode: .noError, debugData: Array("{\"reason\":\"IdleTimeout\"}".utf8))
             connection.close(.afterFlush)
         }
     }
