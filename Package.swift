@@ -16,8 +16,6 @@ let package = Package(
     ],
     targets: [
         // System libraries (Debian -dev packages); each has a module map and, where needed, a tiny C shim header.
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNghttp2", path: "Sources/CNghttp2", pkgConfig: "libnghttp2",
@@ -35,10 +33,10 @@ let package = Package(
         .target(name: "ActivityPushCore"),
         // Device-log analysis and the payload-site audit (pure Swift, used by the CLI).
         .target(name: "ActivityPushDiagnosis", dependencies: ["ActivityPushCore"]),
-        .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "CCurl", "COpenSSL"]),
-        // The HTTP/2 stack both roles share (epoll event loop, TLS, nghttp2 session glue; server and client roles);
-        // `package` API only.
+        // The HTTP/2 stack both roles share (epoll event loop, TLS, nghttp2 session glue; server role for
+        // mock-apns, client role for the APNs client); `package` API only.
         .target(name: "ActivityPushHTTP2", dependencies: ["CNghttp2", "COpenSSL", "CEpoll"]),
+        .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "ActivityPushHTTP2", "COpenSSL"]),
         .target(name: "ActivityPushMock", dependencies: ["ActivityPushCore", "ActivityPushHTTP2", "CNghttp2", "COpenSSL"]),
         .target(name: "ActivityPushQueue", dependencies: ["ActivityPushCore", "ActivityPushAPNs", "CSQLite", "CPQ"]),
         .target(name: "ActivityPushConsole",
@@ -52,7 +50,7 @@ let package = Package(
         // Runs the built `activity-push` executable (exit statuses, output formats); the builder-input parity test
         // also drives the console API in process.
         .testTarget(name: "ActivityPushCLITests", dependencies: ["ActivityPushConsole"]),
-        .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushMock"]),
+        .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushHTTP2", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock", "ActivityPushHTTP2", "ActivityPushDiagnosis"]),
         .testTarget(name: "ActivityPushHTTP2Tests", dependencies: ["ActivityPushHTTP2"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),

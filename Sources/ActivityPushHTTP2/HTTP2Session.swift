@@ -255,18 +255,19 @@ package final class HTTP2Session {
 }
 
 /// Calls `body` with nghttp2 name/value pairs for `headers`; nghttp2 copies them during submit, so the
-/// storage only lives for the call.
+/// storage (one allocation for every name and value) only lives for the call.
 private func withNameValues<Result>(_ headers: [HTTP2Header], _ body: ([nghttp2_nv]) -> Result) -> Result {
-    var storage: [UnsafeMutablePointer<UInt8>] = []
-    storage.reserveCapacity(headers.count * 2)
+    var total = 0
+    for header in headers { total += header.name.utf8.count + header.value.utf8.count }
+    let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, total))
+    defer { storage.deallocate() }
     var nameValues: [nghttp2_nv] = []
     nameValues.reserveCapacity(headers.count)
+    var offset = 0
     func copy(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
-        let bytes = Array(text.utf8)
-        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
-        bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { pointer.update(from: base, count: bytes.count) } }
-        storage.append(pointer)
-        return (pointer, bytes.count)
+        let start = storage + offset
+        for byte in text.utf8 { storage[offset] = byte; offset += 1 }
+        return (start, offset - (start - storage))
     }
     for header in headers {
         let (name, nameLength) = copy(header.name)
@@ -274,6 +275,5 @@ private func withNameValues<Result>(_ headers: [HTTP2Header], _ body: ([nghttp2_
         nameValues.append(nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength,
                                      flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
     }
-    defer { for pointer in storage { pointer.deallocate() } }
     return body(nameValues)
 }

@@ -96,7 +96,7 @@ package struct HTTP2Setting: Sendable, Equatable {
 }
 
 /// A header field; names are lowercase on HTTP/2, pseudo-headers start with `:`.
-package struct HTTP2Header: Sendable, Equatable {
+package struct HTTP2Header: Sendable, Hashable {
     package var name: String
     package var value: String
     package init(_ name: String, _ value: String) {
