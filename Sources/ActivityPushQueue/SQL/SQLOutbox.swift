@@ -63,6 +63,10 @@ final class SQLOutbox {
           note TEXT
         );
         CREATE INDEX IF NOT EXISTS ap_attempts_push ON ap_attempts (push_id);
+        \(dialect == .sqlite ? "CREATE TABLE IF NOT EXISTS ap_pushes_done AS SELECT * FROM ap_pushes WHERE 0;"
+                             : "CREATE TABLE IF NOT EXISTS ap_pushes_done (LIKE ap_pushes);")
+        CREATE INDEX IF NOT EXISTS ap_pushes_done_id ON ap_pushes_done (id);
+        CREATE INDEX IF NOT EXISTS ap_pushes_done_target ON ap_pushes_done (target);
         CREATE TABLE IF NOT EXISTS ap_inactive_tokens (
           token TEXT PRIMARY KEY,
           reason TEXT NOT NULL,
@@ -130,6 +134,10 @@ final class SQLOutbox {
                     }
                     ids.append(id)
                 }
+            case .postgres where Self.isFanOut(pushes):
+                // One statement, one round trip, for any number of tokens: the shared columns once, the
+                // per-token ones as arrays.
+                ids = try fanOut(pushes, now: now)
             case .postgres:
                 // Multi-row INSERTs: one round trip per 100 pushes.
                 var start = 0
@@ -150,7 +158,80 @@ final class SQLOutbox {
             if pushes.contains(where: { $0.request.event == .update || $0.request.event == .end }) {
                 try supersede(firstID: ids.min()!, lastID: ids.max()!, now: now)
             }
+            // Wakes idle workers (delivered at COMMIT).
+            if dialect == .postgres { try db.execute("NOTIFY \(Self.workChannel)") }
             return ids
+        }
+    }
+
+    /// The NOTIFY channel idle PostgreSQL workers LISTEN on.
+    static let workChannel = "ap_work"
+
+    /// True when every push shares all columns but the token (what ``Outbox/rows(for:to:environment:credential:notBeforeUnixSeconds:)`` makes).
+    static func isFanOut(_ pushes: [NewPush]) -> Bool {
+        guard pushes.count > 1, let first = pushes.first else { return false }
+        return pushes.allSatisfy {
+            $0.request.bundleID == first.request.bundleID && $0.request.event == first.request.event
+                && $0.request.body == first.request.body && $0.environment == first.environment
+                && $0.credential == first.credential && $0.notBeforeUnixSeconds == first.notBeforeUnixSeconds
+                && $0.apsTimestamp == first.apsTimestamp && $0.request.destination == first.request.destination
+        }
+    }
+
+    /// A PostgreSQL text-array literal: `{"a","b",NULL}` (quotes and backslashes escaped).
+    static func textArray(_ values: [String?]) -> String {
+        "{" + values.map { value in
+            guard let value else { return "NULL" }
+            return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }.joined(separator: ",") + "}"
+    }
+
+    private func fanOut(_ pushes: [NewPush], now: Double) throws(QueueError) -> [Int64] {
+        let first = insertParams(pushes[0], now: now)
+        // insertParams order: 0 bundle, 1 event, 2 target, 3 kind, 4 redacted, 5 env, 6 credential, 7 headers,
+        // 8 body, 9 apns_id, 10 collapse, 11 aps_timestamp, 12 state, 13 attempts, 14 not_before, 15 enq, 16 upd.
+        let sql = """
+            INSERT INTO ap_pushes (\(Self.insertColumns))
+            SELECT ?::text, ?::text, t.target, ?::text, t.redacted, ?::text, ?::text, t.headers, ?::bytea, t.apns_id,
+              t.collapse_id, ?::bigint, 'pending', 0, ?::double precision, ?::double precision, ?::double precision
+            FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
+              AS t(target, redacted, headers, apns_id, collapse_id, ord)
+            ORDER BY t.ord RETURNING id
+            """
+        let params: [SQLValue] = [first[0], first[1], first[3], first[5], first[6], first[8], first[11], first[14],
+                                  first[15], first[16],
+                                  .text(Self.textArray(pushes.map(\.target))),
+                                  .text(Self.textArray(pushes.map { TokenRedaction.redact($0.target) })),
+                                  .text(Self.textArray(pushes.map { Self.encodeHeaders($0.headers) })),
+                                  .text(Self.textArray(pushes.map(\.apnsID))),
+                                  .text(Self.textArray(pushes.map { $0.headers["apns-collapse-id"] }))]
+        let got = try db.query(sql, params).compactMap { $0.first?.int }
+        guard got.count == pushes.count else {
+            throw QueueError("enqueue: the database returned \(got.count) ids for \(pushes.count) rows")
+        }
+        return got.sorted()
+    }
+
+    /// Moves finished rows (`sent`, `superseded`) out of the hot table into `ap_pushes_done`, so the claim's
+    /// `FOR UPDATE SKIP LOCKED` scans only live rows however long the history grows.
+    private func moveFinished(_ ids: [Int64]) throws(QueueError) {
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            start += chunk.count
+            let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let params = chunk.map { SQLValue.int($0) }
+            let which = "id IN (\(list)) AND state IN ('sent', 'superseded')"
+            switch dialect {
+            case .sqlite:
+                _ = try db.query("INSERT INTO ap_pushes_done SELECT * FROM ap_pushes WHERE \(which)", params)
+                _ = try db.query("DELETE FROM ap_pushes WHERE \(which)", params)
+            case .postgres:
+                _ = try db.query("""
+                    WITH moved AS (DELETE FROM ap_pushes WHERE \(which) RETURNING *)
+                    INSERT INTO ap_pushes_done SELECT * FROM moved
+                    """, params)
+            }
         }
     }
 
@@ -179,6 +260,7 @@ final class SQLOutbox {
                       .text("superseded by push \(r[3].int ?? 0) (newer update or end for the same token); not sent")])
             .forEach { _ in }
         }
+        try moveFinished(rows.compactMap { $0.first?.int })
     }
 
     // MARK: Claim and complete
@@ -208,31 +290,73 @@ final class SQLOutbox {
              WHERE id IN (SELECT id FROM ap_pushes WHERE state = 'inflight' AND environment = ? AND credential = ?
               AND lease_until_unix < ? ORDER BY id LIMIT ?\(lock)) RETURNING \(Self.pushColumns)
             """
+        // At most one push in flight per token: a token with a live lease is skipped.
         let due = set + """
-             WHERE id IN (SELECT id FROM ap_pushes WHERE state = 'pending' AND environment = ? AND credential = ?
-              AND not_before_unix <= ? ORDER BY not_before_unix, id LIMIT ?\(lock)) RETURNING \(Self.pushColumns)
+             WHERE id IN (SELECT p.id FROM ap_pushes p WHERE p.state = 'pending' AND p.environment = ?
+              AND p.credential = ? AND p.not_before_unix <= ?
+              AND NOT EXISTS (SELECT 1 FROM ap_pushes f WHERE f.target = p.target AND f.state = 'inflight'
+                              AND f.lease_until_unix >= ?)
+              ORDER BY p.not_before_unix, p.id LIMIT ?\(lock)) RETURNING \(Self.pushColumns)
+            """
+        // Newest wins at claim time too: a claimed update with a newer update or end for its token (queued,
+        // in flight, claimed in this batch, or sent) is not worth sending.
+        let newer = """
+            n.target = o.target AND n.bundle_id = o.bundle_id AND n.environment = o.environment AND n.id > o.id
+            AND n.event IN ('update', 'end') AND n.aps_timestamp >= o.aps_timestamp
+            """
+        let overtaken = """
+            SELECT o.id, COALESCE((SELECT MAX(n.id) FROM ap_pushes n WHERE \(newer) AND n.state IN ('pending', 'inflight', 'sent')),
+                                  (SELECT MAX(n.id) FROM ap_pushes_done n WHERE \(newer) AND n.state = 'sent'))
+            FROM ap_pushes o WHERE o.state = 'inflight' AND o.lease_owner = ? AND o.updated_unix = ? AND o.event = 'update'
             """
         return try db.transaction(immediate: true) { () throws(QueueError) -> [StoredPush] in
-            let head: [SQLValue] = [.text(worker), .double(now + leaseSeconds), .double(now), .text(environment), .text(credential), .double(now)]
-            var rows = try db.query(expired, head + [.int(Int64(limit))])
-            if rows.count < limit {
-                rows += try db.query(due, head + [.int(Int64(limit - rows.count))])
+            if dialect == .postgres {
+                // Claims take turns (held for one short transaction), so the per-token check above sees every
+                // other worker's committed claim: two workers never send N and N+1 to one token at once.
+                _ = try db.query("SELECT pg_advisory_xact_lock(7243)", [])
             }
-            return rows.map(storedPush).sorted { ($0.notBeforeUnixSeconds, $0.id) < ($1.notBeforeUnixSeconds, $1.id) }
+            let head: [SQLValue] = [.text(worker), .double(now + leaseSeconds), .double(now), .text(environment), .text(credential), .double(now)]
+            var pushes = try db.query(expired, head + [.int(Int64(limit))]).map { row -> StoredPush in
+                var push = storedPush(row)
+                push.reclaimedAfterExpiredLease = true
+                return push
+            }
+            if pushes.count < limit {
+                pushes += try db.query(due, head + [.double(now), .int(Int64(limit - pushes.count))]).map(storedPush)
+            }
+            if pushes.contains(where: { $0.event == .update }) {
+                var newerBy: [Int64: Int64] = [:]
+                for row in try db.query(overtaken, [.text(worker), .double(now)]) {
+                    if let id = row[0].int, let by = row[1].int { newerBy[id] = by }
+                }
+                for index in pushes.indices { pushes[index].supersededBy = newerBy[pushes[index].id] }
+            }
+            return pushes.sorted { ($0.notBeforeUnixSeconds, $0.id) < ($1.notBeforeUnixSeconds, $1.id) }
         }
     }
 
     func complete(_ results: [AttemptResult]) throws(QueueError) {
         guard !results.isEmpty else { return }
         try db.transaction(immediate: true) { () throws(QueueError) in
+            var finished: [Int64] = []
             for r in results {
+                if r.outcome == .released {
+                    // Claimed but held back by the worker (another push to the token went first): back to the
+                    // queue as it was, the claim not counted as an attempt, nothing journaled.
+                    _ = try db.query("""
+                        UPDATE ap_pushes SET state = 'pending', attempts = attempts - 1, lease_owner = NULL,
+                          lease_until_unix = NULL WHERE id = ? AND state = 'inflight' AND lease_owner = ?
+                        """, [.int(r.pushID), r.worker.sql])
+                    continue
+                }
                 let state: PushState
                 switch r.outcome {
                 case .sent: state = .sent
-                case .retry: state = .pending
+                case .retry, .refused: state = .pending
                 case .superseded: state = .superseded
                 default: state = .dead
                 }
+                if state == .sent || state == .superseded { finished.append(r.pushID) }
                 // Only the worker holding the lease decides the push's state; a late answer from a worker whose
                 // lease expired is still journaled.
                 _ = try db.query("""
@@ -257,6 +381,7 @@ final class SQLOutbox {
                               .double(r.atUnixSeconds)])
                 }
             }
+            try moveFinished(finished)
         }
     }
 
@@ -283,7 +408,10 @@ final class SQLOutbox {
     func status(now: Double) throws(QueueError) -> QueueStatus {
         var counts: [String: Int] = [:]
         for s in PushState.all { counts[s.rawValue] = 0 }
-        for r in try db.query("SELECT state, COUNT(*) FROM ap_pushes GROUP BY state", []) {
+        for r in try db.query("""
+            SELECT state, COUNT(*) FROM (SELECT state FROM ap_pushes UNION ALL SELECT state FROM ap_pushes_done) AS every_push
+            GROUP BY state
+            """, []) {
             counts[r[0].text ?? "?"] = Int(r[1].int ?? 0)
         }
         let due = try db.query("""
@@ -359,6 +487,9 @@ final class SQLOutbox {
     }
 
     func push(id: Int64) throws(QueueError) -> StoredPush? {
-        try db.query("SELECT \(Self.pushColumns) FROM ap_pushes WHERE id = ?", [.int(id)]).first.map(storedPush)
+        if let live = try db.query("SELECT \(Self.pushColumns) FROM ap_pushes WHERE id = ?", [.int(id)]).first {
+            return storedPush(live)
+        }
+        return try db.query("SELECT \(Self.pushColumns) FROM ap_pushes_done WHERE id = ?", [.int(id)]).first.map(storedPush)
     }
 }

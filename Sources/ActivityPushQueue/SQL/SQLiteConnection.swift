@@ -26,7 +26,27 @@ final class SQLiteConnection: SQLConnection {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         try execute("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=FULL")
+        // After a checkpoint the WAL file is cut back to this size instead of keeping every page it ever grew
+        // to (a WAL that grew on a full disk would otherwise eat every byte freed later).
+        try execute("PRAGMA journal_size_limit=16777216")
     }
+
+    /// Copies the WAL into the database and truncates it to zero bytes (`PRAGMA wal_checkpoint(TRUNCATE)`).
+    /// Returns false when a reader kept part of it (the WAL is then reset by a later checkpoint).
+    @discardableResult
+    func checkpoint() -> Bool {
+        guard let db else { return false }
+        var logFrames: Int32 = 0, checkpointed: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+        return rc == SQLITE_OK
+    }
+
+    /// `SQLITE_FULL` (disk or quota full) becomes ``QueueError/Kind/diskFull``.
+    private static func kind(_ code: Int32) -> QueueError.Kind {
+        (code & 0xff) == SQLITE_FULL ? .diskFull : .failed
+    }
+
+    private func lastKind() -> QueueError.Kind { db.map { Self.kind(sqlite3_extended_errcode($0)) } ?? .failed }
 
     deinit { close() }
 
@@ -39,15 +59,24 @@ final class SQLiteConnection: SQLConnection {
 
     private func error(_ what: String) -> QueueError {
         let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "database closed"
-        return QueueError("SQLite \(path): \(what): \(msg)")
+        let kind = lastKind()
+        if kind == .diskFull {
+            return QueueError("SQLite \(path): disk full (\(what): \(msg)); free space on that filesystem", kind: .diskFull)
+        }
+        return QueueError("SQLite \(path): \(what): \(msg)", kind: kind)
     }
 
     func execute(_ sql: String) throws(QueueError) {
         guard let db else { throw QueueError("SQLite \(path): database closed") }
         var err: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &err) != SQLITE_OK {
+        let rc = sqlite3_exec(db, sql, nil, nil, &err)
+        if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(err)
+            if Self.kind(rc) == .diskFull {
+                throw QueueError("SQLite \(path): disk full (\(msg) in: \(sql.prefix(40))); free space on that filesystem",
+                                 kind: .diskFull)
+            }
             throw QueueError("SQLite \(path): \(msg) (in: \(sql.prefix(60)))")
         }
     }
