@@ -150,7 +150,7 @@ enum BenchSend {
     struct Mock { var process: Process; var url: String; var ca: String }
 
     /// Starts `activity-push mock-apns` (TLS, any token) as a child process and reads its URL and CA path.
-    static func startMock(dir: String, streams: Int) throws -> Mock {
+    static func startMock(dir: String, streams: Int, faults: String? = nil) throws -> Mock {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         if !FileManager.default.isExecutableFile(atPath: p.executableURL!.path) {
@@ -158,6 +158,7 @@ enum BenchSend {
         }
         p.arguments = ["mock-apns", "--tls-dir", dir + "/tls", "--accept-any-token", "--quiet",
                        "--max-concurrent-streams", String(streams), "--streams-before-token", String(streams)]
+            + (faults.map { ["--faults", $0] } ?? [])
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

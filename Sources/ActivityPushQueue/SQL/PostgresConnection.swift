@@ -3,15 +3,15 @@ import Glibc
 
 /// A libpq connection to the PostgreSQL queue. Statements are prepared once per SQL text; parameters go as
 /// text except byte strings (binary `bytea`); results come back as text and are typed by column OID.
-final class PostgresConnection: SQLConnection {
-    let dialect = SQLDialect.postgres
+package final class PostgresConnection: SQLConnection {
+    package let dialect = SQLDialect.postgres
     /// The URL without its password, for messages.
-    let location: String
+    package let location: String
     private var conn: OpaquePointer?
     private var statements: [String: String] = [:]
 
     /// - Parameter url: `postgres://user[:password]@host[:port]/database[?sslmode=…]` (any libpq connection string).
-    init(url: String) throws(QueueError) {
+    package init(url: String) throws(QueueError) {
         location = Self.redact(url)
         // A server that accepts TCP but never answers would otherwise hang every command: bound the handshake
         // unless the URL sets its own connect_timeout.
@@ -82,13 +82,13 @@ final class PostgresConnection: SQLConnection {
 
     deinit { close() }
 
-    func close() {
+    package func close() {
         if let conn { PQfinish(conn) }
         conn = nil
     }
 
     /// `postgres://user:secret@host/db` → `postgres://user:***@host/db`.
-    static func redact(_ url: String) -> String {
+    package static func redact(_ url: String) -> String {
         guard let at = url.firstIndex(of: "@"), let scheme = url.range(of: "://"),
               let colon = url[scheme.upperBound..<at].firstIndex(of: ":") else { return url }
         return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
@@ -135,7 +135,7 @@ final class PostgresConnection: SQLConnection {
         return out
     }
 
-    func execute(_ sql: String) throws(QueueError) {
+    package func execute(_ sql: String) throws(QueueError) {
         let conn = try ensureConnected()
         let r = PQexec(conn, sql)
         defer { PQclear(r) }
@@ -143,7 +143,7 @@ final class PostgresConnection: SQLConnection {
         guard st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK else { throw failure(String(sql.prefix(60)), r) }
     }
 
-    func query(_ sql: String, _ params: [SQLValue]) throws(QueueError) -> [[SQLValue]] {
+    package func query(_ sql: String, _ params: [SQLValue]) throws(QueueError) -> [[SQLValue]] {
         let conn = try ensureConnected()
         let name: String
         if let n = statements[sql] {

@@ -2,8 +2,8 @@ import CSQLite
 
 /// A SQLite database file opened for the queue: WAL journal, `synchronous=FULL` (a committed enqueue survives
 /// a crash or power loss), a busy timeout so several processes can share the file, prepared statements cached.
-final class SQLiteConnection: SQLConnection {
-    let dialect = SQLDialect.sqlite
+package final class SQLiteConnection: SQLConnection {
+    package let dialect = SQLDialect.sqlite
     let path: String
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
@@ -13,7 +13,7 @@ final class SQLiteConnection: SQLConnection {
     /// - Parameters:
     ///   - path: the database file; created when missing (its directory must exist).
     ///   - busyTimeoutMilliseconds: how long a statement waits for another process's write lock.
-    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(QueueError) {
+    package init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(QueueError) {
         self.path = path
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -50,7 +50,7 @@ final class SQLiteConnection: SQLConnection {
 
     deinit { close() }
 
-    func close() {
+    package func close() {
         for (_, s) in statements { sqlite3_finalize(s) }
         statements = [:]
         if let db { sqlite3_close_v2(db) }
@@ -66,7 +66,7 @@ final class SQLiteConnection: SQLConnection {
         return QueueError("SQLite \(path): \(what): \(msg)", kind: kind)
     }
 
-    func execute(_ sql: String) throws(QueueError) {
+    package func execute(_ sql: String) throws(QueueError) {
         guard let db else { throw QueueError("SQLite \(path): database closed") }
         var err: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &err)
@@ -92,7 +92,7 @@ final class SQLiteConnection: SQLConnection {
         return stmt
     }
 
-    func query(_ sql: String, _ params: [SQLValue]) throws(QueueError) -> [[SQLValue]] {
+    package func query(_ sql: String, _ params: [SQLValue]) throws(QueueError) -> [[SQLValue]] {
         let stmt = try prepared(sql)
         defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
         for (i, p) in params.enumerated() {
