@@ -21,9 +21,9 @@ public struct WorkerOptions: Sendable, Hashable {
     /// processed" timeout, which goes to a delayed retry. Default 10 s; at most a third of the lease.
     public var pushDeadlineSeconds: Double
     /// Answers recorded per database transaction, at most (they are also recorded after `recordDelaySeconds`
-    /// or when nothing is in flight). Default 64.
+    /// or when nothing is in flight). Default 256.
     public var recordBatchSize: Int
-    /// Longest an answer waits in memory before it is recorded. Default 0.01 s.
+    /// Longest an answer waits in memory before it is recorded. Default 0.02 s.
     public var recordDelaySeconds: Double
     /// Longest wait when nothing is due (PostgreSQL wakes the worker earlier on an enqueue). Default 0.2 s.
     public var pollIntervalSeconds: Double
@@ -39,7 +39,7 @@ public struct WorkerOptions: Sendable, Hashable {
 
     public init(name: String = WorkerOptions.defaultName(), environment: String = "sandbox", credential: String = "default",
                 batchSize: Int = 500, leaseSeconds: Double = 60, pushDeadlineSeconds: Double = 10,
-                recordBatchSize: Int = 64, recordDelaySeconds: Double = 0.01, pollIntervalSeconds: Double = 0.2,
+                recordBatchSize: Int = 256, recordDelaySeconds: Double = 0.02, pollIntervalSeconds: Double = 0.2,
                 databaseOutageSeconds: Double = 120, drain: Bool = false, drainWaitSeconds: Double = 0,
                 policy: QueueRetryPolicy = .init()) {
         self.name = name

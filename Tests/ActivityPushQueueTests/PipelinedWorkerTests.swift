@@ -251,4 +251,22 @@ final class PipelinedWorkerTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("disk full"), "\(error)")
         }
     }
+
+    /// The worker's own ceiling at a 150 ms round trip, with no network: printed, not timed (machines differ).
+    func testWorkerCeilingAt150MillisecondsWithoutNetwork() async throws {
+        for backEnd in ["SQLite", "PostgreSQL"] {
+            let store: any QueueStore = backEnd == "SQLite" ? try SQLiteQueueStore(path: temporarySQLitePath())
+                                                            : try PostgresQueueStore(url: try PostgresTestServer.freshDatabase())
+            defer { store.close() }
+            _ = try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: (0..<5000).map(Pushes.token))
+            let sender = CountingSender(delaySeconds: 0.15)
+            let started = Date()
+            let summary = try await QueueWorker(store: store, sender: sender, options: options(window: 1000)).run()
+            let seconds = Date().timeIntervalSince(started)
+            XCTAssertEqual(summary.sent, 5000)
+            XCTAssertTrue(sender.sentByID.values.allSatisfy { $0 == 1 })
+            print(String(format: "worker ceiling (%@, window 1000, 150 ms, no network): %.0f pushes/s, %d claims, %d record batches, max in flight %d",
+                         backEnd, 5000 / seconds, summary.rounds, summary.recordBatches, sender.maxInFlight))
+        }
+    }
 }

@@ -298,17 +298,6 @@ final class SQLOutbox {
                               AND f.lease_until_unix >= ?)
               ORDER BY p.not_before_unix, p.id LIMIT ?\(lock)) RETURNING \(Self.pushColumns)
             """
-        // Newest wins at claim time too: a claimed update with a newer update or end for its token (queued,
-        // in flight, claimed in this batch, or sent) is not worth sending.
-        let newer = """
-            n.target = o.target AND n.bundle_id = o.bundle_id AND n.environment = o.environment AND n.id > o.id
-            AND n.event IN ('update', 'end') AND n.aps_timestamp >= o.aps_timestamp
-            """
-        let overtaken = """
-            SELECT o.id, COALESCE((SELECT MAX(n.id) FROM ap_pushes n WHERE \(newer) AND n.state IN ('pending', 'inflight', 'sent')),
-                                  (SELECT MAX(n.id) FROM ap_pushes_done n WHERE \(newer) AND n.state = 'sent'))
-            FROM ap_pushes o WHERE o.state = 'inflight' AND o.lease_owner = ? AND o.updated_unix = ? AND o.event = 'update'
-            """
         return try db.transaction(immediate: true) { () throws(QueueError) -> [StoredPush] in
             if dialect == .postgres {
                 // Claims take turns (held for one short transaction), so the per-token check above sees every
@@ -324,14 +313,43 @@ final class SQLOutbox {
             if pushes.count < limit {
                 pushes += try db.query(due, head + [.double(now), .int(Int64(limit - pushes.count))]).map(storedPush)
             }
-            if pushes.contains(where: { $0.event == .update }) {
-                var newerBy: [Int64: Int64] = [:]
-                for row in try db.query(overtaken, [.text(worker), .double(now)]) {
-                    if let id = row[0].int, let by = row[1].int { newerBy[id] = by }
-                }
-                for index in pushes.indices { pushes[index].supersededBy = newerBy[pushes[index].id] }
-            }
+            try markOvertaken(&pushes)
             return pushes.sorted { ($0.notBeforeUnixSeconds, $0.id) < ($1.notBeforeUnixSeconds, $1.id) }
+        }
+    }
+
+    /// Newest wins at claim time too: a claimed update with a newer update or end for its token (same bundle id
+    /// and environment, `aps.timestamp` not older) that is queued, in flight, claimed in this batch, or sent is
+    /// not worth sending. One indexed lookup by token per 500 claimed updates; compared here.
+    private func markOvertaken(_ pushes: inout [StoredPush]) throws(QueueError) {
+        let targets = Array(Set(pushes.filter { $0.event == .update && !$0.isBroadcast }.map(\.target)))
+        guard !targets.isEmpty else { return }
+        struct Candidate { var id: Int64; var bundleID: String; var environment: String; var timestamp: Int64 }
+        var byTarget: [String: [Candidate]] = [:]
+        var start = 0
+        while start < targets.count {
+            let chunk = Array(targets[start..<min(start + 500, targets.count)])
+            start += chunk.count
+            let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let columns = "id, target, bundle_id, environment, aps_timestamp"
+            let rows = try db.query("""
+                SELECT \(columns) FROM ap_pushes WHERE target IN (\(list)) AND event IN ('update', 'end')
+                  AND state IN ('pending', 'inflight', 'sent')
+                UNION ALL
+                SELECT \(columns) FROM ap_pushes_done WHERE target IN (\(list)) AND event IN ('update', 'end') AND state = 'sent'
+                """, chunk.map { SQLValue.text($0) } + chunk.map { SQLValue.text($0) })
+            for row in rows {
+                byTarget[row[1].text ?? "", default: []].append(
+                    Candidate(id: row[0].int ?? 0, bundleID: row[2].text ?? "", environment: row[3].text ?? "", timestamp: row[4].int ?? 0))
+            }
+        }
+        for index in pushes.indices where pushes[index].event == .update {
+            let push = pushes[index]
+            guard let candidates = byTarget[push.target],
+                  let own = candidates.first(where: { $0.id == push.id }) else { continue }
+            pushes[index].supersededBy = candidates.filter {
+                $0.id > push.id && $0.bundleID == own.bundleID && $0.environment == own.environment && $0.timestamp >= own.timestamp
+            }.map(\.id).max()
         }
     }
 
@@ -339,6 +357,7 @@ final class SQLOutbox {
         guard !results.isEmpty else { return }
         try db.transaction(immediate: true) { () throws(QueueError) in
             var finished: [Int64] = []
+            var decided: [AttemptResult] = []
             for r in results {
                 if r.outcome == .released {
                     // Claimed but held back by the worker (another push to the token went first): back to the
@@ -349,29 +368,15 @@ final class SQLOutbox {
                         """, [.int(r.pushID), r.worker.sql])
                     continue
                 }
-                let state: PushState
-                switch r.outcome {
-                case .sent: state = .sent
-                case .retry, .refused: state = .pending
-                case .superseded: state = .superseded
-                default: state = .dead
-                }
+                let state = Self.state(after: r.outcome)
                 if state == .sent || state == .superseded { finished.append(r.pushID) }
-                // Only the worker holding the lease decides the push's state; a late answer from a worker whose
-                // lease expired is still journaled.
-                _ = try db.query("""
-                    UPDATE ap_pushes SET state = ?, not_before_unix = COALESCE(?, not_before_unix), lease_owner = NULL,
-                      lease_until_unix = NULL, updated_unix = ?, last_status = ?, last_reason = ?,
-                      apns_unique_id = COALESCE(?, apns_unique_id)
-                    WHERE id = ? AND state = 'inflight' AND lease_owner = ?
-                    """, [.text(state.rawValue), r.retryAtUnixSeconds.sql, .double(r.atUnixSeconds), r.status.sql,
-                          r.reason.sql, r.apnsUniqueID.sql, .int(r.pushID), r.worker.sql])
-                _ = try db.query("""
-                    INSERT INTO ap_attempts (push_id, at_unix, token_redacted, outcome, status, reason, apns_id,
-                      apns_unique_id, latency_ms, worker, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.int(r.pushID), .double(r.atUnixSeconds), .text(TokenRedaction.redact(r.target)),
-                          .text(r.outcome.rawValue), r.status.sql, r.reason.sql, .text(r.apnsID), r.apnsUniqueID.sql,
-                          r.latencyMilliseconds.sql, r.worker.sql, r.note.sql])
+                if dialect == .postgres {
+                    decided.append(r)
+                } else {
+                    // SQLite: local calls, one statement per row is cheapest.
+                    _ = try db.query(Self.updateOne, Self.updateParams(r, state: state))
+                    _ = try db.query(Self.insertAttempt(rows: 1), Self.attemptParams(r))
+                }
                 if r.marksTokenInactive {
                     _ = try db.query("""
                         INSERT INTO ap_inactive_tokens (token, reason, invalid_since_unix_ms, recorded_unix)
@@ -381,8 +386,63 @@ final class SQLOutbox {
                               .double(r.atUnixSeconds)])
                 }
             }
+            // PostgreSQL: a round trip per statement, so one UPDATE and one INSERT per 200 results.
+            var start = 0
+            while start < decided.count {
+                let chunk = decided[start..<min(start + 200, decided.count)]
+                start += chunk.count
+                let row = "(?::bigint, ?::text, ?::double precision, ?::double precision, ?::bigint, ?::text, ?::text, ?::text)"
+                _ = try db.query("""
+                    UPDATE ap_pushes AS p SET state = v.state, not_before_unix = COALESCE(v.retry_at, p.not_before_unix),
+                      lease_owner = NULL, lease_until_unix = NULL, updated_unix = v.at, last_status = v.status,
+                      last_reason = v.reason, apns_unique_id = COALESCE(v.unique_id, p.apns_unique_id)
+                    FROM (VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ","))) AS v(id, state, retry_at, at, status, reason, unique_id, worker)
+                    WHERE p.id = v.id AND p.state = 'inflight' AND p.lease_owner = v.worker
+                    """, chunk.flatMap { Self.valuesParams($0, state: Self.state(after: $0.outcome)) })
+                _ = try db.query(Self.insertAttempt(rows: chunk.count), chunk.flatMap(Self.attemptParams))
+            }
             try moveFinished(finished)
         }
+    }
+
+    private static func state(after outcome: AttemptOutcome) -> PushState {
+        switch outcome {
+        case .sent: return .sent
+        case .retry, .refused: return .pending
+        case .superseded: return .superseded
+        default: return .dead
+        }
+    }
+
+    // Only the worker holding the lease decides the push's state; a late answer from a worker whose lease
+    // expired is still journaled.
+    private static let updateOne = """
+        UPDATE ap_pushes SET state = ?, not_before_unix = COALESCE(?, not_before_unix), lease_owner = NULL,
+          lease_until_unix = NULL, updated_unix = ?, last_status = ?, last_reason = ?,
+          apns_unique_id = COALESCE(?, apns_unique_id)
+        WHERE id = ? AND state = 'inflight' AND lease_owner = ?
+        """
+
+    private static func updateParams(_ r: AttemptResult, state: PushState) -> [SQLValue] {
+        [.text(state.rawValue), r.retryAtUnixSeconds.sql, .double(r.atUnixSeconds), r.status.sql, r.reason.sql,
+         r.apnsUniqueID.sql, .int(r.pushID), r.worker.sql]
+    }
+
+    private static func valuesParams(_ r: AttemptResult, state: PushState) -> [SQLValue] {
+        [.int(r.pushID), .text(state.rawValue), r.retryAtUnixSeconds.sql, .double(r.atUnixSeconds), r.status.sql,
+         r.reason.sql, r.apnsUniqueID.sql, r.worker.sql]
+    }
+
+    private static func insertAttempt(rows: Int) -> String {
+        """
+        INSERT INTO ap_attempts (push_id, at_unix, token_redacted, outcome, status, reason, apns_id, apns_unique_id,
+          latency_ms, worker, note) VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ","))
+        """
+    }
+
+    private static func attemptParams(_ r: AttemptResult) -> [SQLValue] {
+        [.int(r.pushID), .double(r.atUnixSeconds), .text(TokenRedaction.redact(r.target)), .text(r.outcome.rawValue),
+         r.status.sql, r.reason.sql, .text(r.apnsID), r.apnsUniqueID.sql, r.latencyMilliseconds.sql, r.worker.sql, r.note.sql]
     }
 
     func inactiveTokens(among targets: [String]) throws(QueueError) -> [String: String] {
