@@ -15,8 +15,6 @@ let package = Package(
     ],
     targets: [
         // System libraries (Debian -dev packages); each has a module map and, where needed, a tiny C shim header.
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNghttp2", path: "Sources/CNghttp2", pkgConfig: "libnghttp2",
@@ -25,13 +23,18 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPQ", path: "Sources/CPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // Linux epoll + eventfd for ActivityPushHTTP2's event loop (headers only; part of libc).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Pure Swift + Foundation: JSON, schema, payload builder, validator, diagnosis.
         .target(name: "ActivityPushCore"),
-        .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "CCurl", "COpenSSL"]),
-        .target(name: "ActivityPushMock", dependencies: ["ActivityPushCore", "CNghttp2", "COpenSSL"]),
+        // The HTTP/2 stack both roles share (epoll event loop, TLS, nghttp2 session glue; server role for
+        // mock-apns, client role for the APNs client); `package` API only.
+        .target(name: "ActivityPushHTTP2", dependencies: ["CNghttp2", "COpenSSL", "CEpoll"]),
+        .target(name: "ActivityPushAPNs", dependencies: ["ActivityPushCore", "ActivityPushHTTP2", "COpenSSL"]),
+        .target(name: "ActivityPushMock", dependencies: ["ActivityPushCore", "ActivityPushHTTP2", "CNghttp2", "COpenSSL"]),
         .target(name: "ActivityPushQueue", dependencies: ["ActivityPushCore", "ActivityPushAPNs", "CSQLite", "CPQ"]),
         .target(name: "ActivityPushConsole",
                 dependencies: ["ActivityPushCore", "ActivityPushAPNs", "ActivityPushQueue", "CMicroHTTPD"]),
@@ -42,8 +45,9 @@ let package = Package(
         .testTarget(name: "ActivityPushCoreTests", dependencies: ["ActivityPushCore"]),
         // Runs the built `activity-push` executable (exit statuses, output formats).
         .testTarget(name: "ActivityPushCLITests"),
-        .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushMock"]),
+        .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushHTTP2", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock"]),
+        .testTarget(name: "ActivityPushHTTP2Tests", dependencies: ["ActivityPushHTTP2"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushConsoleTests", dependencies: ["ActivityPushConsole", "ActivityPushMock"]),
     ],

@@ -3,7 +3,8 @@
 
 usage: bench_aioapns.py URL CA_PEM KEY_P8 KEY_ID TEAM_ID TOPIC PUSHES_JSON CONCURRENCY
 PUSHES_JSON: [{"token": hex, "priority": 5|10, "body": {...}}, ...]
-Prints one line: `aioapns pushes=N ok=N seconds=S rate=R` (rate in pushes per second).
+Prints one line: `aioapns pushes=N ok=N seconds=S rate=R p50ms=L p99ms=L` (rate in pushes per second,
+latencies of single pushes in milliseconds).
 """
 import asyncio
 import json
@@ -31,19 +32,30 @@ async def main() -> None:
                   ssl_context=ctx, max_connections=1)
     sem = asyncio.Semaphore(int(concurrency))
 
+    latencies = []
+
     async def one(p) -> bool:
         async with sem:
+            sent = time.perf_counter()
             r = await client.send_notification(NotificationRequest(
                 device_token=p["token"], message=p["body"], priority=p["priority"],
                 push_type=PushType.LIVEACTIVITY))
+            latencies.append(time.perf_counter() - sent)
             return r.is_successful
 
     await one(pushes[0])  # connect and authenticate outside the timed part
+    latencies.clear()
     start = time.perf_counter()
     results = await asyncio.gather(*(one(p) for p in pushes))
     seconds = time.perf_counter() - start
     ok = sum(1 for r in results if r)
-    print(f"aioapns pushes={len(pushes)} ok={ok} seconds={seconds:.3f} rate={len(pushes) / seconds:.0f}")
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(len(latencies) * p))] * 1000 if latencies else 0.0
+
+    print(f"aioapns pushes={len(pushes)} ok={ok} seconds={seconds:.3f} rate={len(pushes) / seconds:.0f} "
+          f"p50ms={pct(0.5):.2f} p99ms={pct(0.99):.2f}")
 
 
 if __name__ == "__main__":

@@ -4,10 +4,9 @@
 set -euo pipefail
 PKGS=(
   pkg-config
-  libcurl4-openssl-dev   # ActivityPushAPNs: HTTP/2 client (libcurl multi + nghttp2)
-  libssl-dev             # ES256 provider tokens, mock TLS
-  libnghttp2-dev         # mock-apns HTTP/2 server
-  nghttp2-client         # h2load, for mock and client tests and benchmarks
+  libssl-dev             # ES256 provider tokens, TLS for the APNs client and mock-apns
+  libnghttp2-dev         # ActivityPushHTTP2: the APNs client and the mock-apns server
+  nghttp2-client         # h2load: the ceiling in `bench send`, mock tests
   libsqlite3-dev         # queue, default back end
   libpq-dev              # queue, PostgreSQL back end
   postgresql             # queue tests start their own server

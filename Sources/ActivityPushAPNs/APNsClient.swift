@@ -11,19 +11,22 @@ public struct APNsRequestError: Error, Sendable, Hashable, CustomStringConvertib
 /// Sends Live Activity pushes to APNs over HTTP/2 with token auth.
 ///
 /// One client holds one credential (``ProviderToken``) for one ``APNsEnvironment`` and multiplexes every request
-/// on one HTTP/2 connection per host (or a pool, see ``HTTP2TransportConfiguration/connections``). It sends only
+/// on one HTTP/2 connection per host (or a pool, see ``HTTP2TransportConfiguration/connections``), on its own
+/// HTTP/2 stack (libnghttp2 + OpenSSL, `ActivityPushHTTP2`). It sends only
 /// ``PushRequest`` values — made by ``LiveActivityPush/build(schema:)`` or re-checked by
 /// ``PushRequest/init(bundleID:storedHeaders:body:schema:)`` — so no hand-assembled body reaches APNs.
 ///
-/// On `403 ExpiredProviderToken` the token is re-signed once and the request resent once. Every call returns
+/// A push without an `apns-id` gets one (a lowercase UUID), so a stream the server refused and the client
+/// resent carries the same id. On `403 ExpiredProviderToken` the token is re-signed once and the request resent once. Every call returns
 /// exactly one ``APNsResult``; ``APNsResult/disposition(policy:)`` says what to do with it.
 /// Call ``shutdown()`` when done.
 public final class APNsClient: Sendable {
     public let environment: APNsEnvironment
     public let token: ProviderToken
-    public let transport: HTTP2Transport
+    package let transport: HTTP2Transport
 
-    /// - Throws: ``APNsTransportError`` when libcurl cannot start (no HTTP/2 support).
+    /// - Throws: ``APNsTransportError`` (not sent) when the CA file cannot be loaded or `https_proxy` is not an
+    ///   `http://host:port` URL.
     public init(environment: APNsEnvironment, token: ProviderToken,
                 transport configuration: HTTP2TransportConfiguration = .init()) throws {
         self.environment = environment
@@ -41,7 +44,7 @@ public final class APNsClient: Sendable {
         }
         let hex = try Self.checkedToken(deviceToken)
         return await execute(method: "POST", url: environment.deviceURL + "/3/device/" + hex,
-                             headers: push.headers.map { HTTP2Header($0.name, $0.value) }, body: push.body)
+                             headers: Self.headers(of: push), body: push.body)
     }
 
     /// Sends an `update`/`end` to the broadcast channel in the push (`POST /4/broadcasts/apps/<bundle id>`, iOS 18+).
@@ -51,7 +54,7 @@ public final class APNsClient: Sendable {
             throw APNsRequestError("this push was built for a device token; send it with send(_:deviceToken:)")
         }
         return await execute(method: "POST", url: environment.broadcastURL + "/4/broadcasts/apps/" + push.bundleID,
-                             headers: push.headers.map { HTTP2Header($0.name, $0.value) }, body: push.body)
+                             headers: Self.headers(of: push), body: push.body)
     }
 
     // MARK: Channel management (iOS 18 broadcast), spec §2.4
@@ -89,6 +92,13 @@ public final class APNsClient: Sendable {
 
     // MARK: Internals
 
+    /// The push's headers, with an `apns-id` when it has none.
+    static func headers(of push: PushRequest) -> [HTTP2Header] {
+        var headers = push.headers.map { HTTP2Header($0.name, $0.value) }
+        if push.headers["apns-id"] == nil { headers.append(HTTP2Header("apns-id", UUID().uuidString.lowercased())) }
+        return headers
+    }
+
     private func channelsURL(_ bundleID: String) -> String { environment.managementURL + "/1/apps/" + bundleID + "/channels" }
 
     static func checkedToken(_ t: String) throws(APNsRequestError) -> String {
@@ -104,8 +114,7 @@ public final class APNsClient: Sendable {
     private func execute(method: String, url: String, headers: [HTTP2Header], body: [UInt8]) async -> APNsResult {
         let jwt: String
         do { jwt = try token.current() } catch {
-            return .failure(APNsTransportError(curlCode: 0, message: "cannot sign the provider token: \(error)",
-                                               mayHaveBeenProcessed: false, attempts: 0))
+            return .failure(APNsTransportError(kind: .notSent, message: "cannot sign the provider token: \(error)", attempts: 0))
         }
         let first = await once(method: method, url: url, headers: headers, body: body, jwt: jwt)
         guard case .response(let r) = first, r.status == 403, r.reason == .expiredProviderToken else { return first }

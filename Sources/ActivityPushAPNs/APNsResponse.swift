@@ -114,12 +114,6 @@ public struct APNsTransportError: Error, Sendable, Hashable, CustomStringConvert
         self.timedOut = timedOut
     }
 
-    /// Transitional (libcurl transport): maps the old boolean onto ``kind``. libcurl's code goes into the message.
-    public init(curlCode: Int, message: String, mayHaveBeenProcessed: Bool, attempts: Int = 1) {
-        self.init(kind: mayHaveBeenProcessed ? .mayHaveBeenProcessed : .notSent,
-                  message: curlCode == 0 ? message : "libcurl error \(curlCode): \(message)", attempts: attempts)
-    }
-
     /// True when APNs may have processed the request (``Kind/mayHaveBeenProcessed``): resending can duplicate it.
     public var mayHaveBeenProcessed: Bool { kind == .mayHaveBeenProcessed }
 

@@ -1,5 +1,7 @@
 import ActivityPushCore
+import ActivityPushHTTP2
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,24 +46,63 @@ public final class MockAPNsServer: @unchecked Sendable {
         var tls: TLSContext?
         if case .tls(let directory) = configuration.transport {
             let files = try CertificateFactory.ensure(directory: directory)
-            tls = try TLSContext(certificatePath: files.certificatePath, keyPath: files.keyPath)
+            do {
+                tls = try TLSContext.server(certificatePath: files.certificatePath, keyPath: files.keyPath)
+            } catch let error as HTTP2TransportError {
+                throw MockAPNsError.tls(error.message)
+            }
             tlsFiles = files
         }
-        let (fd, port) = try listenSocket(host: configuration.host, port: configuration.port)
-        let state = self.state
+        let listening: (descriptor: Int32, port: Int)
         let loop: EventLoop
         do {
-            loop = try EventLoop(listenFD: fd, tls: tls, initialMaxConcurrentStreams: max(1, configuration.streamsBeforeProviderToken),
-                                 maxConcurrentStreams: max(1, configuration.maxConcurrentStreams),
-                                 handler: { state.respond(to: $0) },
-                                 onConnectionClosed: { state.connectionClosed($0) })
-        } catch {
-            closeSocket(fd)
-            throw error
+            listening = try ServerSocket.listen(host: configuration.host, port: configuration.port)
+            do {
+                loop = try EventLoop(name: "mock-apns")
+            } catch {
+                Descriptors.close(listening.descriptor)
+                throw error
+            }
+        } catch let error as HTTP2TransportError {
+            throw MockAPNsError.socket(error.message)
         }
-        boundPort = port
-        self.loop = loop
+        let serverTLS = tls
+        let state = self.state
+        let initialStreams = max(1, configuration.streamsBeforeProviderToken)
+        let maxStreams = max(1, configuration.maxConcurrentStreams)
+        let ready = DispatchSemaphore(value: 0)
+        let failure = Mutex<HTTP2TransportError?>(nil)
         loop.start()
+        loop.execute { context in
+            defer { ready.signal() }
+            let driver = MockServerLoop(context: context, initialMaxConcurrentStreams: initialStreams,
+                                        maxConcurrentStreams: maxStreams, respond: { state.respond(to: $0) })
+            // libcurl 7.x sends RST_STREAM after every finished stream; nghttp2's rapid-reset guard (burst 1000,
+            // 33/s) would then GOAWAY a client after ~1000 pushes on one connection. A test server must let one
+            // connection carry a whole run (the client issue's 10 000-push test), so the guard is widened.
+            let options = HTTP2SessionOptions(streamResetRateLimit: (burst: 1_000_000, perSecond: 1_000_000))
+            do {
+                let listener = try HTTP2Listener(descriptor: listening.descriptor, tls: serverTLS, options: options, context: context)
+                listener.onAccept = { driver.accept($0) }
+                listener.onConnectionClosed = { id in
+                    driver.connectionClosed(id)
+                    state.connectionClosed(id)
+                }
+            } catch let error as HTTP2TransportError {
+                Descriptors.close(listening.descriptor)
+                failure.withLock { $0 = error }
+            } catch {
+                Descriptors.close(listening.descriptor)
+                failure.withLock { $0 = HTTP2TransportError(.socket, "\(error)") }
+            }
+        }
+        ready.wait()
+        if let error = failure.withLock({ $0 }) {
+            loop.stop()
+            throw MockAPNsError.socket(error.message)
+        }
+        boundPort = listening.port
+        self.loop = loop
     }
 
     /// Closes every connection and stops the server thread. Safe to call twice; the journal stays readable.

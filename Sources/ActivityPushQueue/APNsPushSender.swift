@@ -14,8 +14,7 @@ public struct APNsPushSender: PushSender {
             return try await client.send(request, deviceToken: target)
         } catch {
             // The outbox checks tokens at enqueue, so this only happens with rows written by something else.
-            return .failure(APNsTransportError(kind: .notSent, message: "refused before sending: \(error)",
-                                               attempts: 0))
+            return .failure(APNsTransportError(kind: .notSent, message: "refused before sending: \(error)", attempts: 0))
         }
     }
 

@@ -87,15 +87,22 @@ func runBenchQueue(_ argv: [String]) throws -> Int32 {
     var round = 0
     for rtt in rtts {
         // A mock per round trip: the same binary and bodies, `delay=` on every answer.
-        let mock = try BenchSend.startMock(dir: scratch + "/mock-\(rtt)", streams: 1000, faults: rtt > 0 ? "delay=\(rtt)ms:all" : nil)
+        let mock = try BenchSend.startMock(dir: scratch + "/mock-\(rtt)", streams: 1000, delayMilliseconds: rtt)
         defer { mock.process.terminate(); mock.process.waitUntilExit() }
         var ceiling: Double?
         if !noH2load {
+            var h2load: BenchSend.Figures?
             let tokens = (0..<sendCount).map { String(format: "%08x", $0 + round * 1_000_000) + String(repeating: "9a", count: 28) }
-            ceiling = try BenchSend.h2load(dir: scratch, url: mock.url, jwt: try token.current(), bundleID: "com.example.bench",
-                                           body: request.body, tokens: tokens, streams: 1000)
-            print(String(format: "  %3d ms  ", rtt) + "h2load -c 1 -m 1000".padding(toLength: 23, withPad: " ", startingAt: 0)
-                  + String(format: "%9.0f     100 %%", ceiling ?? 0))
+            h2load = try BenchSend.h2load(dir: scratch, url: mock.url, jwt: try token.current(), bundleID: "com.example.bench",
+                                          body: request.body, tokens: tokens, streams: 1000)
+            ceiling = h2load?.rate
+            if let h2load {
+                print(String(format: "  %3d ms  ", rtt) + "h2load -c 1 -m 1000".padding(toLength: 23, withPad: " ", startingAt: 0)
+                      + String(format: "%9.0f     100 %%  %11.1f  %7.1f  %7.1f  %7.0f  %d/%d", h2load.rate, h2load.cpuMicros,
+                               h2load.p50 * 1000, h2load.p99 * 1000, h2load.peakRSSMB, h2load.ok, sendCount))
+            } else {
+                print("  h2load: not available (install nghttp2-client)")
+            }
         }
         var configurations: [(String, Int, (String) throws -> String, (String) -> Void)] = [
             ("worker, SQLite", 1, { scratch + "/\($0).sqlite" }, { _ in }),

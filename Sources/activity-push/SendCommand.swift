@@ -171,14 +171,14 @@ struct SendRun {
 
         // 4. Report.
         var summary: [String: Int] = [:]
-        var allAccepted = true
+        var tally = SendTally()
         for (target, result) in zip(targets, results) {
             let d = result.disposition()
-            if d != .accepted { allAccepted = false }
+            tally.add(result)
             let label: String
             switch result {
             case .response(let r): label = "\(r.status) " + (r.reason?.rawValue ?? (r.isSuccess ? "accepted" : "no reason"))
-            case .failure: label = "no response (transport error)"
+            case .failure(let e): label = "no response: \(e.kind)"
             }
             summary["\(label) → \(d.name)", default: 0] += 1
             if o.json {
@@ -197,12 +197,16 @@ struct SendRun {
                 print(line + "  [\(d)]")
             }
         }
+        let counters = client.transport.statistics
         if !o.json {
-            print("summary: \(targets.count) sent to \(o.environment)")
+            print("summary: \(targets.count) \(broadcast ? "broadcast" : targets.count == 1 ? "token" : "tokens") for \(o.environment): " + tally.description)
             for (k, v) in summary.sorted(by: { $0.value > $1.value }) { print("  \(v)\t\(k)") }
+            print("  transport: \(counters.connectionsOpened) connection(s), \(counters.streamsOpened) stream(s), "
+                  + "\(counters.refused) refused by the server and resent, \(counters.goawaysReceived) GOAWAY(s), "
+                  + "\(counters.resetsReceived) reset(s) received")
         }
         blockingAwait { await client.shutdown() }
-        return allAccepted ? 0 : 1
+        return tally.accepted == targets.count ? 0 : 1
     }
 
     /// The rules that need the clock (a stale `timestamp`, a start whose `stale-date` has passed), judged now:
@@ -274,32 +278,49 @@ struct SendRun {
         }
     }
 
-    private static func sendAll(client: APNsClient, request: PushRequest, targets: [String], broadcast: Bool,
-                                concurrency: Int, progress: SendProgress) async -> [APNsResult] {
-        var results = [APNsResult?](repeating: nil, count: targets.count)
-        await withTaskGroup(of: (Int, APNsResult).self) { group in
-            var next = 0
-            func add() {
-                let i = next
-                next += 1
+    /// Sends to every target with at most `concurrency` requests in flight, and returns the results in target order.
+    ///
+    /// The window is refilled from the group's results. Issue 10's release crash (SIGILL for two or more tokens)
+    /// came from the child task's `return (i, broadcast ? try await client.broadcast(…) : try await client.send(…))`:
+    /// in `-O` builds every task's tuple came back with index 0 (the element evaluated before the suspension was
+    /// lost), so `results[1...]` stayed nil and `results.map { $0! }` trapped. Each task now computes its result
+    /// into a local first and returns `(index, result)` after the last `await`.
+    static func sendAll(client: APNsClient, request: PushRequest, targets: [String], broadcast: Bool,
+                        concurrency: Int, progress: SendProgress) async -> [APNsResult] {
+        let window = max(1, min(concurrency, targets.count))
+        let byIndex = await withTaskGroup(of: (Int, APNsResult).self, returning: [Int: APNsResult].self) { group in
+            var collected: [Int: APNsResult] = [:]
+            collected.reserveCapacity(targets.count)
+            for index in 0..<targets.count {
+                if index >= window, let (done, result) = await group.next() {
+                    collected[done] = result
+                    progress.tick()
+                }
+                let target = targets[index]
                 group.addTask {
-                    do {
-                        return (i, broadcast ? try await client.broadcast(request)
-                                             : try await client.send(request, deviceToken: targets[i]))
-                    } catch {
-                        return (i, .failure(APNsTransportError(curlCode: 0, message: "\(error)",
-                                                               mayHaveBeenProcessed: false, attempts: 0)))
-                    }
+                    // The result first, then the tuple: `(index, await …)` came back with index 0 for every
+                    // task in -O builds (see above).
+                    let result = await sendOne(client: client, request: request, target: target, broadcast: broadcast)
+                    return (index, result)
                 }
             }
-            while next < min(concurrency, targets.count) { add() }
-            for await (i, r) in group {
-                results[i] = r
+            for await (done, result) in group {
+                collected[done] = result
                 progress.tick()
-                if next < targets.count { add() }
             }
+            return collected
         }
-        return results.map { $0! }
+        return (0..<targets.count).map { index in
+            byIndex[index] ?? .failure(APNsTransportError(kind: .notSent, message: "no result (internal error)", attempts: 0))
+        }
+    }
+
+    private static func sendOne(client: APNsClient, request: PushRequest, target: String, broadcast: Bool) async -> APNsResult {
+        do {
+            return broadcast ? try await client.broadcast(request) : try await client.send(request, deviceToken: target)
+        } catch {
+            return .failure(APNsTransportError(kind: .notSent, message: "\(error)", attempts: 0))
+        }
     }
 
     static func jsonLine(target: String, broadcast: Bool, result: APNsResult, disposition: APNsDisposition) -> String {
@@ -320,6 +341,37 @@ struct SendRun {
         fields.append(("class", .string(disposition.name)))
         if case .retry(let s) = disposition { fields.append(("retry-after", .double(s))) }
         return JSONWriter.compact(.obj(fields))
+    }
+}
+
+/// What `send` reports per outcome. "accepted" counts only 2xx answers from APNs; a request without an answer
+/// is never counted as sent.
+struct SendTally: CustomStringConvertible {
+    var accepted = 0
+    var rejected = 0
+    var refused = 0
+    var mayHaveBeenProcessed = 0
+    var notSent = 0
+
+    mutating func add(_ result: APNsResult) {
+        switch result {
+        case .response(let r): if r.isSuccess { accepted += 1 } else { rejected += 1 }
+        case .failure(let e):
+            switch e.kind {
+            case .refused: refused += 1
+            case .mayHaveBeenProcessed: mayHaveBeenProcessed += 1
+            default: notSent += 1
+            }
+        }
+    }
+
+    var description: String {
+        var parts = ["\(accepted) accepted by APNs (2xx)"]
+        if rejected > 0 { parts.append("\(rejected) rejected by APNs") }
+        if refused > 0 { parts.append("\(refused) refused by the server, not processed") }
+        if mayHaveBeenProcessed > 0 { parts.append("\(mayHaveBeenProcessed) sent without an answer (may have been processed)") }
+        if notSent > 0 { parts.append("\(notSent) not sent") }
+        return parts.joined(separator: ", ")
     }
 }
 

@@ -88,7 +88,7 @@ final class APNsDispositionTests: XCTestCase {
     }
 
     func testTransportFailureIsRetry() {
-        let r = APNsResult.failure(APNsTransportError(curlCode: 7, message: "refused", mayHaveBeenProcessed: false))
+        let r = APNsResult.failure(APNsTransportError(kind: .notSent, message: "refused"))
         XCTAssertEqual(r.disposition(), .retry(afterSeconds: 1))
     }
 

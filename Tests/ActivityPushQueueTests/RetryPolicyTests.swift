@@ -91,7 +91,7 @@ final class RetryPolicyTests: XCTestCase {
     }
 
     func testTransportFailuresBackOff() {
-        let failure = APNsResult.failure(APNsTransportError(curlCode: 7, message: "connect refused", mayHaveBeenProcessed: false))
+        let failure = APNsResult.failure(APNsTransportError(kind: .notSent, message: "connect refused"))
         XCTAssertEqual(policy.decide(failure, attempts: 3, event: .update, unitRandom: 1), .retry(afterSeconds: 8, refreshCredentials: false, rule: "not-sent"))
     }
 

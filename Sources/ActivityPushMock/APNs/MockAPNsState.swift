@@ -1,4 +1,5 @@
 import ActivityPushCore
+import ActivityPushHTTP2
 import Foundation
 
 /// Everything the mock remembers, and the APNs answers built from it: provider tokens per connection,
@@ -55,7 +56,7 @@ final class MockAPNsState: @unchecked Sendable {
         }
     }
 
-    deinit { if journalFD >= 0 { closeSocket(journalFD) } }
+    deinit { if journalFD >= 0 { Descriptors.close(journalFD) } }
 
     /// Whether a stream limit of one applies before the first valid token (always, as APNs does).
     var requiresTokenBeforeConcurrency: Bool { true }

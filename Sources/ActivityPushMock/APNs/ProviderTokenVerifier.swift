@@ -1,3 +1,4 @@
+import ActivityPushHTTP2
 import ActivityPushCore
 import COpenSSL
 import Foundation

@@ -1,3 +1,4 @@
+import ActivityPushHTTP2
 import COpenSSL
 import Foundation
 
