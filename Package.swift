@@ -46,7 +46,7 @@ let package = Package(
         // Runs the built `activity-push` executable (exit statuses, output formats).
         .testTarget(name: "ActivityPushCLITests"),
         .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushHTTP2", "ActivityPushMock"]),
-        .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock"]),
+        .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock", "ActivityPushHTTP2"]),
         .testTarget(name: "ActivityPushHTTP2Tests", dependencies: ["ActivityPushHTTP2"]),
         .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushConsoleTests", dependencies: ["ActivityPushConsole", "ActivityPushMock"]),

@@ -32,6 +32,13 @@ package struct TimerHandle: Hashable, Sendable {
     fileprivate let sequence: UInt64
 }
 
+/// A `Sendable` reference to an object that lives on the loop thread: hand it to other threads, and resolve it
+/// back inside work posted with ``EventLoop/execute(_:)`` (e.g. a connection to answer once a result computed
+/// elsewhere is ready). Resolving yields nil once the object was unbound or the loop stopped.
+package struct LoopBound<Value: AnyObject>: Sendable, Hashable {
+    fileprivate let key: UInt64
+}
+
 /// The loop thread's state: registrations, interest, timers. Handed to work items and handlers; never
 /// escapes the loop thread (not `Sendable`).
 package final class EventLoopContext {
@@ -44,6 +51,8 @@ package final class EventLoopContext {
     private var timers = TimerHeap()
     private var cancelledTimers = Set<UInt64>()
     private var nextTimerSequence: UInt64 = 1
+    private var boundObjects: [UInt64: AnyObject] = [:]
+    private var nextBoundKey: UInt64 = 1
 
     private struct Registration {
         var descriptor: Int32
@@ -139,6 +148,22 @@ package final class EventLoopContext {
         if timers.isEmpty { cancelledTimers.removeAll() }
     }
 
+    // MARK: loop-bound objects
+
+    /// Keeps `value` reachable through the returned handle until `unbind` (or the loop stops).
+    package func bind<Value: AnyObject>(_ value: Value) -> LoopBound<Value> {
+        let key = nextBoundKey
+        nextBoundKey += 1
+        boundObjects[key] = value
+        return LoopBound(key: key)
+    }
+
+    /// The object behind `handle`, nil after `unbind`.
+    package func resolve<Value: AnyObject>(_ handle: LoopBound<Value>) -> Value? { boundObjects[handle.key] as? Value }
+
+    /// Releases the object behind `handle`.
+    package func unbind<Value: AnyObject>(_ handle: LoopBound<Value>) { boundObjects[handle.key] = nil }
+
     // MARK: shutdown
 
     func closeAll() {
@@ -146,6 +171,7 @@ package final class EventLoopContext {
         for handler in handlers { handler.loopWillClose(context: self) }
         registrations.removeAll()
         timers = TimerHeap()
+        boundObjects.removeAll()
     }
 }
 

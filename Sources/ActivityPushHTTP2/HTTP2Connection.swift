@@ -101,15 +101,20 @@ package final class HTTP2Connection: EventLoopIOHandler {
     // MARK: turn
 
     /// Runs `body`, then flushes, closes when asked or when the session is finished, and updates interest.
+    /// Callbacks that fire meanwhile (nghttp2's frame-sent and stream-close callbacks run inside `flush`) only
+    /// note a close or a submit; both are acted on here, once, when the turn ends.
     private func runTurn(_ body: () -> Void) {
         guard !isClosed else { return }
-        let nested = insideTurn
+        if insideTurn {
+            body()
+            return
+        }
         insideTurn = true
         body()
-        insideTurn = nested
-        guard !nested, !isClosed else { return }
-        if pendingClose == .immediately { finishClose(); return }
-        guard flush() else { finishClose(); return }
+        let flushed = isClosed || pendingClose == .immediately ? false : flush()
+        insideTurn = false
+        guard !isClosed else { return }
+        guard flushed, pendingClose != .immediately else { finishClose(); return }
         let drained = queuedOutputBytes == 0 && !session.wantsWrite
         let finished = handshakeComplete ? drained && (pendingClose == .afterFlush || !session.wantsRead) : pendingClose == .afterFlush
         if finished {

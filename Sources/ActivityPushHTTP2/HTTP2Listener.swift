@@ -20,12 +20,16 @@ package final class HTTP2Listener: EventLoopIOHandler {
     private var closed = false
     private var backingOff = false
 
-    /// Called for each accepted connection, before it is attached to the loop.
+    /// Called for each accepted connection (its SETTINGS preface already queued), before it is attached to the loop.
     package var onAccept: ((HTTP2ServerConnection) -> Void)?
     /// Called after a connection closed (any reason), with its id.
     package var onConnectionClosed: ((Int) -> Void)?
     /// Open connections by id.
     package private(set) var connections: [Int: HTTP2ServerConnection] = [:]
+    /// The SETTINGS every new connection opens with (e.g. SETTINGS_MAX_CONCURRENT_STREAMS).
+    package var initialSettings: [HTTP2Setting] = []
+    /// Called each time accepting pauses at the descriptor limit.
+    package var onAcceptPaused: (() -> Void)?
     /// How long accepting pauses after `EMFILE`/`ENFILE`.
     package var acceptBackoffMilliseconds = 100
     /// Times accepting was paused at the descriptor limit.
@@ -78,7 +82,7 @@ package final class HTTP2Listener: EventLoopIOHandler {
             nextConnectionID += 1
             do {
                 let stream: ByteStream = try tls.map { try TLSByteStream(descriptor: accepted, context: $0) } ?? PlainByteStream(descriptor: accepted)
-                let server = try HTTP2ServerConnection(id: id, stream: stream, options: options)
+                let server = try HTTP2ServerConnection(id: id, stream: stream, options: options, initialSettings: initialSettings)
                 connections[id] = server
                 server.connection.onClose = { [weak self] closed in
                     self?.connections[closed.id] = nil
@@ -95,6 +99,7 @@ package final class HTTP2Listener: EventLoopIOHandler {
     private func pauseAccepting(context: EventLoopContext) {
         guard let registration else { return }
         descriptorLimitPauses += 1
+        onAcceptPaused?()
         backingOff = true
         context.setInterest(.none, for: registration)
         context.schedule(afterMilliseconds: acceptBackoffMilliseconds) { [weak self] context in

@@ -32,14 +32,17 @@ package final class HTTP2ServerConnection: HTTP2SessionDelegate {
         var answered = false
     }
 
+    /// Queues the server's connection preface, a SETTINGS frame with `initialSettings` (RFC 9113 §3.4: the
+    /// server's first frame is SETTINGS), written once the handshake allows.
     /// - Throws: ``HTTP2TransportError`` `.session` when nghttp2 cannot allocate.
     package init(id: Int, stream: ByteStream, options: HTTP2SessionOptions = HTTP2SessionOptions(),
-                 storedBodyLimit: Int = 16 * 1024, headerLimit: Int = 256) throws {
+                 initialSettings: [HTTP2Setting] = [], storedBodyLimit: Int = 16 * 1024, headerLimit: Int = 256) throws {
         let session = try HTTP2Session(role: .server, options: options)
         connection = HTTP2Connection(id: id, stream: stream, session: session)
         self.storedBodyLimit = storedBodyLimit
         self.headerLimit = headerLimit
         session.delegate = self
+        session.submitSettings(initialSettings)
     }
 
     // MARK: answering
@@ -81,6 +84,11 @@ package final class HTTP2ServerConnection: HTTP2SessionDelegate {
     /// Streams whose request is complete and not yet answered or reset.
     package var unansweredStreamIDs: [Int32] {
         streams.filter { $0.value.complete && !$0.value.answered }.map(\.key).sorted()
+    }
+
+    /// Streams not answered or reset yet, whether their request is complete or still arriving.
+    package var pendingStreamIDs: [Int32] {
+        streams.filter { !$0.value.answered }.map(\.key).sorted()
     }
 
     /// Streams the peer opened that are still open (request partly received, or awaiting/sending an answer).

@@ -2,6 +2,8 @@
 /// there is one, the fix; the server and client roles wrap it into their own error types.
 package struct HTTP2TransportError: Error, Sendable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
+        /// A host that is not a numeric IP address where one is required (the server's bind address).
+        case address
         /// socket(), bind(), listen(), getaddrinfo(), epoll or eventfd failed.
         case socket
         /// OpenSSL set-up (context, certificate, key, CA) failed.

@@ -7,9 +7,11 @@ import Darwin
 /// Listening sockets for the server role.
 package enum ServerSocket {
     /// Binds and listens on `host:port` (port 0: the kernel picks one); the socket is non-blocking and
-    /// close-on-exec. `host` is a numeric IPv4 or IPv6 address, or `localhost` (meaning 127.0.0.1).
+    /// close-on-exec. `host` is a numeric IPv4 or IPv6 address, or `localhost` (meaning 127.0.0.1) — no name
+    /// lookup, like `activity-push serve` (a name could resolve to an address the user did not mean to expose).
     /// - Returns: the descriptor and the bound port.
-    /// - Throws: ``HTTP2TransportError`` `.socket` naming the host or port and the fix.
+    /// - Throws: ``HTTP2TransportError`` `.address` when `host` is not numeric, `.socket` when binding fails
+    ///   (port in use, address not on this machine), each naming the host or port and the fix.
     package static func listen(host: String, port: Int, backlog: Int32 = 1024) throws -> (descriptor: Int32, port: Int) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -18,12 +20,12 @@ package enum ServerSocket {
         #else
         hints.ai_socktype = SOCK_STREAM
         #endif
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV | AI_NUMERICHOST
         var found: UnsafeMutablePointer<addrinfo>?
         let lookupHost = host == "localhost" ? "127.0.0.1" : host
         let status = getaddrinfo(lookupHost, String(port), &hints, &found)
         guard status == 0, let first = found else {
-            throw HTTP2TransportError(.socket, "cannot resolve host '\(host)': \(String(cString: gai_strerror(status))); use an IP address such as 127.0.0.1")
+            throw HTTP2TransportError(.address, "--host '\(host)' is not a numeric IP address; use e.g. 127.0.0.1, ::1 or 0.0.0.0")
         }
         defer { freeaddrinfo(found) }
         var lastError = ""

@@ -28,6 +28,15 @@ public struct MockAPNsConfiguration: Sendable {
     /// (Apple DTS: "about 10" in a short time, not raisable; window undocumented).
     public var pushToStartBudget: Int
     public var pushToStartWindowSeconds: Double
+    /// Close a connection that sent no byte for this many seconds and has no request pending (GOAWAY
+    /// `{"reason":"IdleTimeout"}`, then close); nil or 0: never. Default 300.
+    public var idleTimeoutSeconds: Double?
+    /// Close a TLS connection that has not completed its handshake after this many seconds (default 10).
+    public var handshakeTimeoutSeconds: Double
+    /// Fall silent on a connection (never answer again) when a request arrives after this many seconds without
+    /// any frame from the client — PING included —, as APNs has done since 2025 to long-idle connections
+    /// without PING (node `apns2` issue #97). nil: always answer (default).
+    public var silentAfterIdleSeconds: Double?
     /// Journal entries kept in memory for `journal()` / `GET /_mock/journal` (oldest dropped first).
     public var journalMemoryLimit: Int
     /// The clock (UNIX seconds) for JWT age, budgets and the journal; injectable for tests.
@@ -56,6 +65,7 @@ public struct MockAPNsConfiguration: Sendable {
                 journalPath: String? = nil, faults: MockFaultPlan = MockFaultPlan(), maxConcurrentStreams: Int = 1000,
                 streamsBeforeProviderToken: Int = 1,
                 pushToStartBudget: Int = 10, pushToStartWindowSeconds: Double = 3600, journalMemoryLimit: Int = 50_000,
+                idleTimeoutSeconds: Double? = 300, handshakeTimeoutSeconds: Double = 10, silentAfterIdleSeconds: Double? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
                 onRequest: (@Sendable (MockJournalEntry) -> Void)? = nil) {
         self.host = host
@@ -70,6 +80,9 @@ public struct MockAPNsConfiguration: Sendable {
         self.pushToStartBudget = pushToStartBudget
         self.pushToStartWindowSeconds = pushToStartWindowSeconds
         self.journalMemoryLimit = journalMemoryLimit
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.handshakeTimeoutSeconds = handshakeTimeoutSeconds
+        self.silentAfterIdleSeconds = silentAfterIdleSeconds
         self.clock = clock
         self.onRequest = onRequest
     }

@@ -18,8 +18,9 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
         usage: activity-push mock-apns [--host 127.0.0.1] [--port N] [--h2c] [--tls-dir DIR] [--attributes PATH]...
                                        [--auth-key AuthKey_KEYID.p8 --team-id TEAM [--key-id KEYID] | --accept-any-token]
                                        [--journal FILE.ndjson] [--faults SPEC] [--max-concurrent-streams N]
-                                       [--streams-before-token N] [--push-to-start-budget N] [--quiet]
-          --host        address to bind (default 127.0.0.1)
+                                       [--streams-before-token N] [--push-to-start-budget N]
+                                       [--idle-timeout SECONDS] [--silent-after-idle SECONDS] [--quiet]
+          --host        numeric address to bind (default 127.0.0.1; localhost means 127.0.0.1; no name lookup, as serve)
           --port        TCP port; 0 (default) picks a free one, printed on the first line
           --h2c         cleartext HTTP/2 with prior knowledge (curl --http2-prior-knowledge) instead of TLS
           --tls-dir     where ca.pem, server.pem, server-key.pem live; generated when absent (default .mock-apns-tls)
@@ -28,15 +29,32 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
           --team-id     the iss every provider token must carry (with --auth-key)
           --accept-any-token  accept any non-empty bearer token (the default without --auth-key)
           --journal     append one NDJSON line per request to FILE
-          --faults      inject faults, e.g. '429=30:next=2,503:share=10%,delay=200ms:all,goaway:next=1,drop:next=1'
-                        (ACTION[:WHEN]; ACTION 429[=RETRY_AFTER_S]|500|503|delay=MS|goaway|drop; WHEN next=N|share=P|all)
+          --faults      inject faults: comma-separated ACTION[:WHEN], e.g. '429=30:next=2,503:share=10%,delay=200ms:all'
+                        WHEN: next=N (default next=1) | share=P (0.1 or 10%) | all;  'none' clears
+                        ACTION:
+                          429[=SECONDS]   429 TooManyRequests with Retry-After (default 1)
+                          500, 503        InternalServerError, ServiceUnavailable
+                          delay=MS        answer after MS milliseconds (also 2s); adds to any other fault
+                          goaway          graceful GOAWAY {"reason":"Shutdown"} naming the highest stream processed:
+                                          this request and later streams are not processed, every stream at or below
+                                          it is still answered, then the connection closes
+                          goaway-abrupt   the same GOAWAY, then close at once (answers still owed are never sent)
+                          drop-before     close the connection at once; the request is not processed (alias: drop)
+                          drop-after      process the request (delivered, journaled 200), close before answering
+                          refused         RST_STREAM REFUSED_STREAM; the request is not processed
+                          streams=N       answer, then SETTINGS_MAX_CONCURRENT_STREAMS=N on this connection
           --max-concurrent-streams  streams per connection after a valid provider token (default 1000)
           --streams-before-token    streams allowed before a valid token (default 1, as APNs; raise for h2load -m N)
           --push-to-start-budget    starts per push-to-start token per hour before the device refuses (default 10)
+          --idle-timeout    close connections that sent nothing for SECONDS (GOAWAY IdleTimeout; default 300, 0: never)
+          --silent-after-idle  never answer again on a connection whose request comes after SECONDS without any
+                        frame (PING included), as APNs does to long-idle connections without PING (default: off)
           --quiet       do not print one line per request on standard error
         first stdout line: "mock-apns listening on <URL>"; with TLS the second: "mock-apns ca <path to ca.pem>".
-        control: GET|DELETE /_mock/journal, GET|POST /_mock/faults (body: SPEC), POST /_mock/unregister/<token>
-        stops on SIGINT/SIGTERM.
+        control: GET|DELETE /_mock/journal, GET /_mock/stats, GET|POST /_mock/faults (body: SPEC),
+                 POST /_mock/unregister/<token>
+        stops on SIGINT/SIGTERM and prints the request count and HTTP/2 counters (RST_STREAM received, GOAWAY sent,
+        refused, drops before/after processing) on standard error.
         """)
         return 0
     }
@@ -57,12 +75,16 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     let budget = try a.int("--push-to-start-budget") ?? 10
     let streamsBefore = try a.int("--streams-before-token") ?? 1
     let quiet = a.flag("--quiet")
+    let idleTimeout = try a.double("--idle-timeout") ?? 300
+    let silentAfterIdle = try a.double("--silent-after-idle")
     try a.finish()
     if let extra = a.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
     guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }
     guard maxStreams >= 1 else { throw UsageError("--max-concurrent-streams must be at least 1") }
     guard streamsBefore >= 1 else { throw UsageError("--streams-before-token must be at least 1") }
     guard budget >= 0 else { throw UsageError("--push-to-start-budget must be 0 or more") }
+    guard idleTimeout >= 0 else { throw UsageError("--idle-timeout must be 0 (never) or more seconds") }
+    if let silentAfterIdle, silentAfterIdle <= 0 { throw UsageError("--silent-after-idle must be more than 0 seconds") }
     if h2c, tlsDirGiven != nil { throw UsageError("--tls-dir has no effect with --h2c; drop one of them") }
 
     var tokens = MockAPNsConfiguration.ProviderTokenPolicy.acceptAny
@@ -89,7 +111,8 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     let configuration = MockAPNsConfiguration(host: host, port: port, transport: h2c ? .h2c : .tls(directory: tlsDir),
                                               providerTokens: tokens, schema: schema, journalPath: journal, faults: faults,
                                               maxConcurrentStreams: maxStreams, streamsBeforeProviderToken: streamsBefore,
-                                              pushToStartBudget: budget, onRequest: onRequest)
+                                              pushToStartBudget: budget, idleTimeoutSeconds: idleTimeout > 0 ? idleTimeout : nil,
+                                              silentAfterIdleSeconds: silentAfterIdle, onRequest: onRequest)
     // Block SIGINT/SIGTERM before the server thread starts (it inherits the mask); this thread waits for them.
     var signals = sigset_t()
     sigemptyset(&signals)
@@ -101,9 +124,15 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     do {
         server = try MockAPNsServer(configuration: configuration)
         try server.start()
-    } catch let e as MockAPNsError {
-        printError("activity-push mock-apns: \(e)")
-        return 1
+    } catch let error as MockAPNsError {
+        let line = error.description.replacingOccurrences(of: "\n", with: " ")
+        // A port in use is the machine's state (exit 1); a bad --host, --tls-dir, --auth-key or --journal is a
+        // usage error (exit 2, one line), as in every command.
+        if case .socket = error {
+            printError("activity-push mock-apns: \(line)")
+            return 1
+        }
+        throw UsageError(line)
     }
     // Unbuffered writes: a script reading the first line must not wait for a buffer to fill.
     var banner = "mock-apns listening on \(server.baseURL)\n"
@@ -116,7 +145,7 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     sigwait(&signals, &received)
     server.stop()
     let count = server.requestCount
-    printError("mock-apns: stopped on \(received == SIGINT ? "SIGINT" : "SIGTERM") after \(count) requests")
+    printError("mock-apns: stopped on \(received == SIGINT ? "SIGINT" : "SIGTERM") after \(count) requests; \(server.statistics.summary)")
     return 0
 }
 

@@ -51,7 +51,7 @@ final class DeviceEmulationTests: XCTestCase {
         let started = try send(pushToStartToken, payload(event: "start", timestamp: t))
         XCTAssertEqual(started.device?.outcome, .started)
         let activityToken = try XCTUnwrap(started.device?.activityToken)
-        XCTAssertTrue(MockAPNsState.isDeviceToken(activityToken))
+        XCTAssertTrue(MockRequestRules.isDeviceToken(activityToken))
 
         let updated = try send(activityToken, payload(event: "update", timestamp: t + 10))
         XCTAssertEqual(updated.device?.outcome, .updated)

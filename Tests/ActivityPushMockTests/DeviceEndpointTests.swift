@@ -81,7 +81,7 @@ final class DeviceEndpointTests: XCTestCase {
         XCTAssertEqual(r.headers["apns-id"], "0f6b39e8-6e3c-4f3b-9d52-3b6a1e2c4d5f")
         let g = try curl("\(mock.baseURL)/3/device/\(pushToStartToken)", headers: liveActivityHeaders, body: payload(event: "start", timestamp: 1))
         let id = try XCTUnwrap(g.headers["apns-id"])
-        XCTAssertTrue(MockAPNsState.isUUID(id))
+        XCTAssertTrue(MockRequestRules.isUUID(id))
         XCTAssertEqual(id, id.lowercased())
         XCTAssertNotEqual(id, "0f6b39e8-6e3c-4f3b-9d52-3b6a1e2c4d5f")
     }

@@ -23,6 +23,18 @@ final class FaultTests: XCTestCase {
         }
     }
 
+    func testConnectionFaultSpellings() throws {
+        let plan = try MockFaultPlan(spec: "goaway-abrupt:share=3%,drop-before:next=2,drop,drop-after:all,refused:next=1,streams=1:next=1")
+        XCTAssertEqual(plan.rules.map(\.action), [.goawayAbrupt, .drop, .drop, .dropAfterProcessing, .refused, .maxConcurrentStreams(1)])
+        XCTAssertEqual(plan.description, "goaway-abrupt:share=0.03,drop-before:next=2,drop-before:next=1,drop-after:all,refused:next=1,streams=1:next=1")
+        XCTAssertEqual(try MockFaultPlan(spec: plan.description), plan)
+        XCTAssertThrowsError(try MockFaultPlan(spec: "streams=-1")) { XCTAssertTrue("\($0)".contains("streams=N"), "\($0)") }
+        // streams=N is a modifier: it combines with the deciding fault, like delay.
+        var combined = try MockFaultPlan(spec: "streams=1:next=1,503:next=1,delay=10ms:next=1")
+        XCTAssertEqual(combined.draw(random: { 0.5 }), .init(action: .serviceUnavailable, delayMilliseconds: 10, maxConcurrentStreams: 1))
+        XCTAssertTrue(combined.rules.isEmpty)
+    }
+
     func testDrawCountsDownAndCombinesDelay() throws {
         var plan = try MockFaultPlan(spec: "429:next=2,delay=50ms:next=1,503:share=100%")
         let a = plan.draw(random: { 0.5 })
@@ -76,6 +88,6 @@ final class FaultTests: XCTestCase {
         let goaway = try curl(url, headers: liveActivityHeaders, body: body)
         XCTAssertNotEqual(goaway.status, 200, "the request behind a GOAWAY is not processed")
         XCTAssertEqual(try curl(url, headers: liveActivityHeaders, body: body).status, 200)
-        XCTAssertEqual(mock.journal().map(\.fault), ["drop", "goaway", nil])
+        XCTAssertEqual(mock.journal().map(\.fault), ["drop-before", "goaway", nil], "drop is journaled under its canonical name drop-before")
     }
 }

@@ -57,6 +57,18 @@ final class MockAPNsCommandTests: XCTestCase {
         XCTAssertTrue(log.contains("503 ServiceUnavailable [fault 503]"), log)
         XCTAssertTrue(log.contains("200 → device: started"), log)
         XCTAssertTrue(log.contains("stopped on SIGTERM after 2 requests"), log)
+        XCTAssertTrue(log.contains("RST_STREAM received 0, GOAWAY sent 0, refused 0"), log)
+    }
+
+    func testHelpDocumentsEveryFault() throws {
+        let (p, out, _) = try startCLI(["--help"])
+        p.waitUntilExit()
+        let help = String(decoding: out.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(p.terminationStatus, 0)
+        for word in ["429[=SECONDS]", "500, 503", "delay=MS", "goaway ", "goaway-abrupt", "drop-before", "alias: drop",
+                     "drop-after", "refused", "streams=N", "--idle-timeout", "--silent-after-idle", "/_mock/stats"] {
+            XCTAssertTrue(help.contains(word), "help lacks \(word)")
+        }
     }
 
     func testTLSPrintsCAPathAndStopsOnSIGINT() throws {
@@ -90,10 +102,28 @@ final class MockAPNsCommandTests: XCTestCase {
             XCTAssertEqual(p.terminationStatus, 2, "\(args): \(text)")
             XCTAssertTrue(text.contains(expected), "\(args): \(text)")
         }
-        // A key file that is not there: exit 1, file named.
-        let (p, _, err) = try startCLI(["--h2c", "--auth-key", "/nope/AuthKey_ABC1234567.p8", "--team-id", "TEAM123456"])
+        // Bad --host, --tls-dir, --auth-key, --journal: exit 2 with one line naming the input (was exit 1 for
+        // these; changed deliberately, issue 14). Host names are refused as by `serve` (numeric addresses only).
+        let startupCases: [([String], String)] = [
+            (["--h2c", "--auth-key", "/nope/AuthKey_ABC1234567.p8", "--team-id", "TEAM123456"], "/nope/AuthKey_ABC1234567.p8"),
+            (["--h2c", "--host", "apns.example.invalid"], "--host 'apns.example.invalid' is not a numeric IP address"),
+            (["--h2c", "--host", "999.1.1.1"], "not a numeric IP address"),
+            (["--tls-dir", "/dev/null/tls"], "/dev/null/tls"),
+            (["--h2c", "--journal", "/nope/folder/journal.ndjson"], "/nope/folder/journal.ndjson"),
+        ]
+        for (args, expected) in startupCases {
+            let (p, _, err) = try startCLI(args)
+            p.waitUntilExit()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertEqual(p.terminationStatus, 2, "\(args): \(text)")
+            XCTAssertTrue(text.contains(expected), "\(args): \(text)")
+            XCTAssertEqual(text.split(separator: "\n").count, 1, "one line: \(text)")
+        }
+        // localhost is 127.0.0.1, as for serve.
+        let (p, out, _) = try startCLI(["--h2c", "--host", "localhost", "--port", "0", "--quiet"])
+        XCTAssertTrue((lines(out, 1).first ?? "").hasPrefix("mock-apns listening on http://localhost:"))
+        kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 1)
-        XCTAssertTrue(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("/nope/AuthKey_ABC1234567.p8"))
+        XCTAssertEqual(p.terminationStatus, 0)
     }
 }

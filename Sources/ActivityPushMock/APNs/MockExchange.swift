@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// One complete HTTP/2 request as the transport hands it to the APNs logic.
@@ -11,6 +12,9 @@ struct MockRequest: Sendable {
     var bodyLength: Int
     /// Identifies the connection, for per-connection provider-token state.
     var connectionID: Int
+    /// False for a stream at or below a GOAWAY's last-stream-id already sent: it must be processed and
+    /// answered, so no fault is drawn for it.
+    var faultsApply = true
 
     /// Bytes of a body kept; more are counted, not stored (APNs answers 413 to them anyway).
     static let storedBodyLimit = 16 * 1024
@@ -26,15 +30,31 @@ struct MockResponse: Sendable {
     var body: [UInt8] = []
     /// Wait this long before answering (fault injection).
     var delayMilliseconds: Int = 0
-    /// After this answer: nothing (nil), a GOAWAY, or an abrupt close without an answer.
+    /// Instead of (or, for `.dropAfterProcessing`, after) the answer: nothing (nil) or a connection fault.
     var connectionAction: ConnectionAction? = nil
     /// A valid provider token was seen: raise SETTINGS_MAX_CONCURRENT_STREAMS on this connection.
     var authenticated = false
+    /// After answering, send SETTINGS_MAX_CONCURRENT_STREAMS = this on the connection (`streams=N` fault).
+    var maxConcurrentStreamsAfter: Int? = nil
+    /// Build the answer off the event loop (e.g. rendering a large journal); the transport runs it on another
+    /// thread and answers when it returns. The returned response's own `render` is ignored.
+    var render: (@Sendable () -> MockResponse)? = nil
 
-    enum ConnectionAction: Sendable { case goaway, drop }
+    enum ConnectionAction: Sendable, Equatable {
+        /// Graceful GOAWAY: this request is not processed; streams up to the last processed one are answered.
+        case goaway
+        /// GOAWAY, then close at once.
+        case goawayAbrupt
+        /// Close at once; the request was not processed.
+        case dropBeforeProcessing
+        /// The request was processed; close at once without sending the answer.
+        case dropAfterProcessing
+        /// RST_STREAM REFUSED_STREAM; the request was not processed.
+        case refuse
+    }
 
     /// `{"reason":"…"}` with `apns-id` (device endpoint) or `apns-request-id` (broadcast/channels) set by the caller.
-    static func error(_ status: Int, _ reason: MockReason, extra: String = "") -> MockResponse {
+    static func error(_ status: Int, _ reason: APNsReason, extra: String = "") -> MockResponse {
         var text = "{\"reason\":"
         JSONText.appendString(reason.rawValue, to: &text)
         text += extra + "}"

@@ -7,12 +7,12 @@ import Foundation
 /// (Apple, "Establishing a token-based connection to APNs"): `alg` ES256, `kid` = the key's 10-character ID,
 /// `iss` = Team ID, `iat` (UNIX seconds) no older than one hour, ES256 signature valid for the `.p8` key.
 ///
-/// Thread-safety (`@unchecked Sendable`): the `EVP_PKEY` is read-only after init; each verification builds its
-/// own OpenSSL digest context, which OpenSSL allows concurrently on a shared key.
-final class ProviderTokenVerifier: @unchecked Sendable {
+/// Thread-safety: not `Sendable`; it lives inside the mock's locked memory (`MockAPNsMemory`) and is used
+/// under that lock only.
+final class ProviderTokenVerifier {
     enum Verdict: Equatable {
         case valid(issuedAt: Double)
-        case invalid(MockReason)
+        case invalid(APNsReason)
     }
 
     private let key: OpaquePointer
