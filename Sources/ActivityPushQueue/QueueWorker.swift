@@ -111,6 +111,9 @@ public final class QueueWorker: Sendable {
     private let random: @Sendable () -> Double
     private let log: @Sendable (String) -> Void
     private let stopRequested = Atomic<Bool>(false)
+    /// Database calls block (libpq, SQLite): they run here, never on the cooperative pool, so answers keep
+    /// being taken while a claim or a record waits for the database.
+    private let databaseQueue = DispatchQueue(label: "activity-push.worker.database")
 
     /// - Parameters:
     ///   - clock: current time, UNIX seconds.
@@ -153,14 +156,14 @@ public final class QueueWorker: Sendable {
                 if !loop.unrecorded.isEmpty, now >= loop.nextRecordAt,
                    loop.unrecorded.count >= options.recordBatchSize || loop.inFlight == 0 || stopping
                     || now - loop.firstUnrecordedAt >= options.recordDelaySeconds {
-                    if let error = record(&loop, now: now) { return error }
+                    if let error = await record(&loop, now: now) { return error }
                 }
                 // Claim (only while every answer so far is recorded: fail closed).
                 var claimedNow = 0
                 let free = window - loop.inFlight
                 if !stopping, loop.recordFailingSince == nil, now >= loop.nextClaimAt, free > 0,
                    loop.inFlight == 0 || free >= refillStep {
-                    switch claim(&loop, limit: free, now: now) {
+                    switch await claim(&loop, limit: free, now: now) {
                     case .failure(let error): return error
                     case .success(let triage):
                         claimedNow = triage.send.count + triage.settled.count
@@ -195,8 +198,11 @@ public final class QueueWorker: Sendable {
                     }
                     if options.drain {
                         do throws(QueueError) {
-                            if try store.isDrained(environment: options.environment, credential: options.credential,
-                                                   nowUnixSeconds: now + max(0, options.drainWaitSeconds)) { return nil }
+                            let store = self.store, options = self.options
+                            if try await database({ () throws(QueueError) -> Bool in
+                                try store.isDrained(environment: options.environment, credential: options.credential,
+                                                    nowUnixSeconds: now + max(0, options.drainWaitSeconds))
+                            }) { return nil }
                         } catch {
                             if let giveUp = databaseFailed(&loop, error, now: now, during: "drain check") { return giveUp }
                             continue
@@ -233,15 +239,19 @@ public final class QueueWorker: Sendable {
     }
 
     /// Triage then hand the pushes to send back to the loop; decisions without a request join the answers.
-    private func claim(_ loop: inout WorkerLoopState, limit: Int, now: Double) -> Result<WorkerTriage, QueueError> {
+    private func claim(_ loop: inout WorkerLoopState, limit: Int, now: Double) async -> Result<WorkerTriage, QueueError> {
         do throws(QueueError) {
-            let batch = try store.claim(worker: options.name, limit: limit, leaseSeconds: options.leaseSeconds,
-                                        environment: options.environment, credential: options.credential,
-                                        nowUnixSeconds: now)
+            let store = self.store, options = self.options
+            let (batch, inactive) = try await database { () throws(QueueError) -> ([StoredPush], [String: String]) in
+                let batch = try store.claim(worker: options.name, limit: limit, leaseSeconds: options.leaseSeconds,
+                                            environment: options.environment, credential: options.credential,
+                                            nowUnixSeconds: now)
+                guard !batch.isEmpty else { return (batch, [:]) }
+                return (batch, try store.inactiveTokens(among: batch.filter { !$0.isBroadcast }.map(\.target)))
+            }
             if loop.claimFailingSince != nil { log("database back: claiming again") }
             loop.claimFailingSince = nil
             guard !batch.isEmpty else { return .success(WorkerTriage()) }
-            let inactive = try store.inactiveTokens(among: batch.filter { !$0.isBroadcast }.map(\.target))
             loop.summary.rounds += 1
             loop.summary.claimed += batch.count
             let triage = WorkerTriage.plan(claimed: batch, inactiveTokens: inactive, targetsInFlight: loop.targetsInFlight,
@@ -278,10 +288,11 @@ public final class QueueWorker: Sendable {
     }
 
     /// Records the held answers in one transaction. On failure keeps them, stops claiming and backs off.
-    private func record(_ loop: inout WorkerLoopState, now: Double) -> QueueError? {
+    private func record(_ loop: inout WorkerLoopState, now: Double) async -> QueueError? {
         let batch = Array(loop.unrecorded.prefix(max(options.recordBatchSize, 1) * 4))
+        let store = self.store
         do throws(QueueError) {
-            try store.complete(batch)
+            try await database { () throws(QueueError) in try store.complete(batch) }
             loop.unrecorded.removeFirst(batch.count)
             loop.firstUnrecordedAt = loop.unrecorded.isEmpty ? .infinity : now
             loop.summary.recordBatches += 1
@@ -290,7 +301,7 @@ public final class QueueWorker: Sendable {
                 loop.recordFailingSince = nil
                 loop.recordBackoff = 0
             }
-            if loop.summary.recordBatches % 256 == 0 { store.checkpoint() }
+            if loop.summary.recordBatches % 256 == 0 { await database { store.checkpoint() } }
             return nil
         } catch {
             guard error.isTransient else { return error }
@@ -301,7 +312,7 @@ public final class QueueWorker: Sendable {
                 log("cannot record \(loop.unrecorded.count) answers (\(error.description)); stopped claiming, "
                     + "holding the answers, retrying with backoff — nothing is resent")
             }
-            if error.kind == .diskFull { store.checkpoint() }
+            if error.kind == .diskFull { await database { store.checkpoint() } }
             loop.recordBackoff = min(5, max(0.1, loop.recordBackoff * 2))
             loop.nextRecordAt = now + loop.recordBackoff
             return nil
@@ -341,6 +352,29 @@ public final class QueueWorker: Sendable {
         }
         loop.append(attempt, now: now)
         return refresh
+    }
+
+    /// Runs one blocking database call on ``databaseQueue`` and waits for it without holding a pool thread.
+    private func database<T: Sendable>(_ body: @escaping @Sendable () throws(QueueError) -> T) async throws(QueueError) -> T {
+        let result: Result<T, QueueError> = await withCheckedContinuation { continuation in
+            databaseQueue.async {
+                do throws(QueueError) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    private func database(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            databaseQueue.async {
+                body()
+                continuation.resume()
+            }
+        }
     }
 
     private func sleep(seconds: Double) async {
