@@ -3,7 +3,7 @@
 SWIFT ?= swift
 CLI := .build/debug/activity-push
 
-.PHONY: deps build release demo test test-swift test-cases test-tools bench clean
+.PHONY: deps build release demo test test-swift test-cases test-tools bench soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -31,6 +31,11 @@ test-tools:
 
 bench: release
 	.build/release/activity-push bench validate
+
+# 20 000-push drain on PostgreSQL against mock-apns with mixed faults, a killed worker and a PostgreSQL restart;
+# prints pushes lost (must be 0), duplicates by cause, attempts per push and wall time. Not part of `make test`.
+soak: build
+	scripts/soak.sh $(CLI)
 
 clean:
 	rm -rf .build
