@@ -13,7 +13,7 @@ public struct WorkerOptions: Sendable, Hashable {
     public var credential: String
     /// Pushes in flight at once (the window; refilled as answers arrive). Match it to the client's capacity,
     /// connections × streams per connection. Default 500.
-    public var batchSize: Int
+    public var window: Int
     /// A claimed push returns to the queue this long after the claim if the worker has not answered (crash).
     /// Must exceed the push deadline several times over. Default 60 s.
     public var leaseSeconds: Double
@@ -38,14 +38,14 @@ public struct WorkerOptions: Sendable, Hashable {
     public var policy: QueueRetryPolicy
 
     public init(name: String = WorkerOptions.defaultName(), environment: String = "sandbox", credential: String = "default",
-                batchSize: Int = 500, leaseSeconds: Double = 60, pushDeadlineSeconds: Double = 10,
+                window: Int = 500, leaseSeconds: Double = 60, pushDeadlineSeconds: Double = 10,
                 recordBatchSize: Int = 256, recordDelaySeconds: Double = 0.02, pollIntervalSeconds: Double = 0.2,
                 databaseOutageSeconds: Double = 120, drain: Bool = false, drainWaitSeconds: Double = 0,
                 policy: QueueRetryPolicy = .init()) {
         self.name = name
         self.environment = environment
         self.credential = credential
-        self.batchSize = batchSize
+        self.window = window
         self.leaseSeconds = leaseSeconds
         self.pushDeadlineSeconds = pushDeadlineSeconds
         self.recordBatchSize = recordBatchSize
@@ -93,7 +93,7 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
 /// Claims due pushes, sends each with a ``PushSender``, applies the ``QueueRetryPolicy`` and journals every
 /// attempt (time, redacted token, status, reason, apns-id, apns-unique-id, latency).
 ///
-/// Pipelined: a steady window of `batchSize` pushes is in flight, refilled by new claims as answers arrive;
+/// Pipelined: a steady window of `window` pushes is in flight, refilled by new claims as answers arrive;
 /// answers are recorded in small transactions as they come. Each turn is three steps: **triage** (the pure
 /// ``WorkerTriage``: inactive tokens, superseded updates, one push in flight per token, crash-loop limits),
 /// **send**, and **record** (the retry table). Timeouts are never resent in line: they go back to the queue
@@ -146,7 +146,7 @@ public final class QueueWorker: Sendable {
     public func run() async throws(QueueError) -> WorkerSummary {
         var loop = WorkerLoopState()
         let sender = self.sender
-        let window = max(1, options.batchSize)
+        let window = max(1, options.window)
         let refillStep = max(1, window / 8)
         let fatal: QueueError? = await withTaskGroup(of: Event.self) { group -> QueueError? in
             while true {

@@ -187,7 +187,7 @@ private struct BenchQueueRun {
             let client = try APNsClient(environment: .custom(mock.url), token: token,
                                         transport: HTTP2TransportConfiguration(caFile: mock.ca, maxConcurrentStreams: 1000))
             let worker = QueueWorker(store: workerStore, sender: APNsPushSender(client: client),
-                                     options: WorkerOptions(name: "bench\(index)", batchSize: window, drain: true))
+                                     options: WorkerOptions(name: "bench\(index)", window: window, drain: true))
             runners.append((worker, client, workerStore))
         }
         let workersToRun = runners.map(\.0)

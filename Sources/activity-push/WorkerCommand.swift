@@ -78,7 +78,7 @@ let workerCommand = Command(
     for flag in ["--batch", "--window"] {
         if let window = try a.int(flag) {
             guard (1...100_000).contains(window) else { throw UsageError("\(flag) must be between 1 and 100000") }
-            options.batchSize = window
+            options.window = window
         }
     }
     if let l = try a.double("--lease") {

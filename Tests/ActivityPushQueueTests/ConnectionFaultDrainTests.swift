@@ -36,7 +36,7 @@ final class ConnectionFaultDrainTests: XCTestCase {
                                                                            requestTimeoutSeconds: 10))
         let policy = QueueRetryPolicy(maxAttempts: 40, backoffBaseSeconds: 0.05, backoffMaxSeconds: 0.5)
         let worker = QueueWorker(store: store, sender: APNsPushSender(client: client),
-                                 options: WorkerOptions(name: "faults", batchSize: 200, leaseSeconds: 60,
+                                 options: WorkerOptions(name: "faults", window: 200, leaseSeconds: 60,
                                                         pollIntervalSeconds: 0.02, drain: true, drainWaitSeconds: 30,
                                                         policy: policy))
         let started = Date()

@@ -135,7 +135,7 @@ final class FailingStore: QueueStore {
 
 final class PipelinedWorkerTests: XCTestCase {
     private func options(window: Int, outage: Double = 30) -> WorkerOptions {
-        WorkerOptions(name: "pipe", batchSize: window, leaseSeconds: 120, pollIntervalSeconds: 0.01,
+        WorkerOptions(name: "pipe", window: window, leaseSeconds: 120, pollIntervalSeconds: 0.01,
                       databaseOutageSeconds: outage, drain: true)
     }
 

@@ -36,7 +36,7 @@ final class PostgresResilienceTests: XCTestCase {
         let sender = CountingSender(delaySeconds: 0)
         // A 5 s poll: only a NOTIFY can make the worker send within a second.
         let worker = QueueWorker(store: store, sender: sender,
-                                 options: WorkerOptions(name: "listen", batchSize: 50, pollIntervalSeconds: 5))
+                                 options: WorkerOptions(name: "listen", window: 50, pollIntervalSeconds: 5))
         let run = Task { try await worker.run() }
         try await Task.sleep(nanoseconds: 700_000_000)  // idle, waiting
         let enqueued = Date()
@@ -73,7 +73,7 @@ final class PostgresResilienceTests: XCTestCase {
         _ = try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: (0..<total).map(Pushes.token))
         let sender = CountingSender(delaySeconds: 0.02)
         let worker = QueueWorker(store: store, sender: sender,
-                                 options: WorkerOptions(name: "outage", batchSize: 100, leaseSeconds: 120,
+                                 options: WorkerOptions(name: "outage", window: 100, leaseSeconds: 120,
                                                         pollIntervalSeconds: 0.05, databaseOutageSeconds: 60, drain: true),
                                  log: { print("worker: \($0)") })
         let run = Task { try await worker.run() }
