@@ -446,10 +446,17 @@ final class SQLOutbox {
     }
 
     func inactiveTokens(among targets: [String]) throws(QueueError) -> [String: String] {
+        // One statement per 500 tokens (a claim asks for its whole batch).
+        let unique = Array(Set(targets))
         var out: [String: String] = [:]
-        for t in Set(targets) {
-            if let reason = try db.query("SELECT reason FROM ap_inactive_tokens WHERE token = ?", [.text(t)]).first?.first?.text {
-                out[t] = reason
+        var start = 0
+        while start < unique.count {
+            let chunk = Array(unique[start..<min(start + 500, unique.count)])
+            start += chunk.count
+            let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            for row in try db.query("SELECT token, reason FROM ap_inactive_tokens WHERE token IN (\(list))",
+                                    chunk.map { SQLValue.text($0) }) {
+                if let token = row[0].text, let reason = row[1].text { out[token] = reason }
             }
         }
         return out
