@@ -47,6 +47,9 @@ final class SQLOutbox {
           superseded_by \(int)
         );
         CREATE INDEX IF NOT EXISTS ap_pushes_due ON ap_pushes (state, environment, credential, not_before_unix);
+        -- The claim's order (not_before_unix, id) in full, so a claim reads the first due rows and stops instead
+        -- of sorting every pending row.
+        CREATE INDEX IF NOT EXISTS ap_pushes_claim ON ap_pushes (state, environment, credential, not_before_unix, id);
         CREATE INDEX IF NOT EXISTS ap_pushes_target ON ap_pushes (target, state);
         CREATE TABLE IF NOT EXISTS ap_attempts (
           id \(pk),
