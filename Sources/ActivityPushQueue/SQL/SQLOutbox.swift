@@ -124,7 +124,18 @@ final class SQLOutbox {
 
     func enqueue(_ pushes: [NewPush], now: Double) throws(QueueError) -> [Int64] {
         guard !pushes.isEmpty else { return [] }
-        return try db.transaction(immediate: true) { () throws(QueueError) -> [Int64] in
+        let ids = try insert(pushes, now: now)
+        if dialect == .postgres, pushes.count >= 1000 {
+            // A large fan-out changes the table's shape at once; fresh statistics keep the claim on its index
+            // (autovacuum would get there, but only after the drain has paid for a bad plan).
+            try? db.execute("ANALYZE ap_pushes")
+            try? db.execute("ANALYZE ap_pushes_done")
+        }
+        return ids
+    }
+
+    private func insert(_ pushes: [NewPush], now: Double) throws(QueueError) -> [Int64] {
+        try db.transaction(immediate: true) { () throws(QueueError) -> [Int64] in
             var ids: [Int64] = []
             ids.reserveCapacity(pushes.count)
             switch dialect {
