@@ -112,7 +112,10 @@ let workerCommand = Command(
     let worker = QueueWorker(store: outbox.store, sender: APNsPushSender(client: client), options: options,
                              log: { printError("worker: " + $0) })
 
-    // SIGINT / SIGTERM: finish the round, record its results, exit.
+    // A peer that closes its socket (APNs after an abrupt GOAWAY, PostgreSQL shutting down) must turn into an
+    // error on that write, not kill the worker with SIGPIPE and lose the answers it holds.
+    signal(SIGPIPE, SIG_IGN)
+    // SIGINT / SIGTERM: stop claiming, finish the pushes in flight, record them, exit.
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
