@@ -87,6 +87,9 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
     public var recordBatches = 0
     /// Database calls that failed and were retried (outage, full disk).
     public var databaseRetries = 0
+    /// Seconds the worker waited for claims (with their triage lookups) and for records.
+    public var claimSeconds = 0.0
+    public var recordSeconds = 0.0
     public init() {}
 }
 
@@ -242,6 +245,8 @@ public final class QueueWorker: Sendable {
     private func claim(_ loop: inout WorkerLoopState, limit: Int, now: Double) async -> Result<WorkerTriage, QueueError> {
         do throws(QueueError) {
             let store = self.store, options = self.options
+            let started = DispatchTime.now().uptimeNanoseconds
+            defer { loop.summary.claimSeconds += Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
             let (batch, inactive) = try await database { () throws(QueueError) -> ([StoredPush], [String: String]) in
                 let batch = try store.claim(worker: options.name, limit: limit, leaseSeconds: options.leaseSeconds,
                                             environment: options.environment, credential: options.credential,
@@ -291,6 +296,8 @@ public final class QueueWorker: Sendable {
     private func record(_ loop: inout WorkerLoopState, now: Double) async -> QueueError? {
         let batch = Array(loop.unrecorded.prefix(max(options.recordBatchSize, 1) * 4))
         let store = self.store
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer { loop.summary.recordSeconds += Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
         do throws(QueueError) {
             try await database { () throws(QueueError) in try store.complete(batch) }
             loop.unrecorded.removeFirst(batch.count)

@@ -211,7 +211,13 @@ private struct BenchQueueRun {
             benchQueueAwait { await client.shutdown() }
             workerStore.close()
         }
-        for outcome in outcomes { _ = try outcome.get() }
+        for outcome in outcomes {
+            let summary = try outcome.get()
+            if ProcessInfo.processInfo.environment["ACTIVITY_PUSH_BENCH_VERBOSE"] != nil {
+                print(String(format: "    (worker: %.2f s in claims, %.2f s in records, %d claims, %d record batches, wall %.2f s)",
+                             summary.claimSeconds, summary.recordSeconds, summary.rounds, summary.recordBatches, seconds))
+            }
+        }
         let sent = try store.status(nowUnixSeconds: Date().timeIntervalSince1970).counts["sent"] ?? 0
         let latencies = try store.journal(pushID: nil, limit: sendCount * 4).compactMap(\.latencyMilliseconds).sorted()
         func percentile(_ fraction: Double) -> Double {

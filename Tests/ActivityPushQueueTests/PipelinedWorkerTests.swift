@@ -269,4 +269,49 @@ final class PipelinedWorkerTests: XCTestCase {
                          backEnd, 5000 / seconds, summary.rounds, summary.recordBatches, sender.maxInFlight))
         }
     }
+
+    /// Newest wins at claim time: an update that was in flight when a newer update was queued (so enqueue could
+    /// not supersede it) and comes back for a retry is found overtaken — by the newer one in this batch, or
+    /// already sent — on both back ends.
+    func testClaimTimeCoalescingOnBothBackEnds() throws {
+        for backEnd in ["SQLite", "PostgreSQL"] {
+            let store: any QueueStore = backEnd == "SQLite" ? try SQLiteQueueStore(path: temporarySQLitePath())
+                                                            : try PostgresQueueStore(url: try PostgresTestServer.freshDatabase())
+            defer { store.close() }
+            let now = 1_800_000_000.0
+            let outbox = Outbox(store: store)
+            func claim(_ at: Double) throws -> [StoredPush] {
+                try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: "sandbox", credential: "default", nowUnixSeconds: at)
+            }
+            func result(_ push: StoredPush, _ outcome: AttemptOutcome, retryAt: Double? = nil) -> AttemptResult {
+                AttemptResult(pushID: push.id, atUnixSeconds: now, target: push.target, outcome: outcome, apnsID: push.apnsID,
+                              retryAtUnixSeconds: retryAt, worker: "w")
+            }
+            // Case 1: the newer update is sent before the older one's retry is claimed.
+            let older = try outbox.enqueue(try Pushes.update(ts: 1), to: [Pushes.token(1)], nowUnixSeconds: now)[0]
+            let first = try claim(now)
+            XCTAssertEqual(first.map(\.id), [older])
+            let newer = try outbox.enqueue(try Pushes.update(ts: 2), to: [Pushes.token(1)], nowUnixSeconds: now)[0]
+            XCTAssertEqual(try store.push(id: older)?.state, .inflight, "\(backEnd): in flight, not superseded at enqueue")
+            XCTAssertTrue(try claim(now).isEmpty, "\(backEnd): one push in flight per token")
+            try store.complete([result(first[0], .retry, retryAt: now + 10)])
+            let second = try claim(now + 1)
+            XCTAssertEqual(second.map(\.id), [newer])
+            try store.complete([result(second[0], .sent)])
+            let retried = try claim(now + 11)
+            XCTAssertEqual(retried.map(\.id), [older])
+            XCTAssertEqual(retried.first?.supersededBy, newer, "\(backEnd): overtaken by the sent newer update")
+
+            // Case 2: the older retry and the newer update are claimed in one batch.
+            let olderTwo = try outbox.enqueue(try Pushes.update(ts: 5), to: [Pushes.token(2)], nowUnixSeconds: now)[0]
+            let claimedTwo = try claim(now + 20)
+            XCTAssertTrue(claimedTwo.contains { $0.id == olderTwo })
+            let newerTwo = try outbox.enqueue(try Pushes.update(ts: 6), to: [Pushes.token(2)], nowUnixSeconds: now)[0]
+            try store.complete(claimedTwo.map { result($0, $0.id == olderTwo ? .retry : .sent, retryAt: now + 20) })
+            let batch = try claim(now + 30)
+            XCTAssertEqual(Set(batch.map(\.id)), [olderTwo, newerTwo])
+            XCTAssertEqual(batch.first { $0.id == olderTwo }?.supersededBy, newerTwo, "\(backEnd): overtaken in the same batch")
+            XCTAssertNil(batch.first { $0.id == newerTwo }?.supersededBy)
+        }
+    }
 }

@@ -28,7 +28,16 @@ package final class PostgresConnection: SQLConnection {
             throw QueueError("cannot connect to PostgreSQL \(location): \(msg) (is the server running and the URL right?)",
                              kind: .unavailable)
         }
-        _ = try query("SET client_min_messages = warning", [])
+        try configureSession()
+    }
+
+    /// Session settings (again after a reconnect). `plan_cache_mode = force_custom_plan`: the queue's prepared
+    /// statements are planned for their actual parameters every time — a generic plan for the claim (which
+    /// cannot see its LIMIT) sorted every pending row, so claims slowed as the queue grew (184 ms per claim at
+    /// 20 000 pending pushes, against 9 ms planned for the values).
+    private func configureSession() throws(QueueError) {
+        try execute("SET client_min_messages = warning")
+        try execute("SET plan_cache_mode = force_custom_plan")
     }
 
     /// When the server closed the connection (restart, network), opens it again with the same parameters
@@ -44,6 +53,7 @@ package final class PostgresConnection: SQLConnection {
         }
         statements = [:]
         reconnects += 1
+        try configureSession()
         for channel in listening { try execute("LISTEN \(channel)") }
         return conn
     }

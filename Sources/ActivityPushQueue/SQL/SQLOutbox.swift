@@ -336,7 +336,9 @@ final class SQLOutbox {
     /// and environment, `aps.timestamp` not older) that is queued, in flight, claimed in this batch, or sent is
     /// not worth sending. One indexed lookup by token per 500 claimed updates; compared here.
     private func markOvertaken(_ pushes: inout [StoredPush]) throws(QueueError) {
-        let targets = Array(Set(pushes.filter { $0.event == .update && !$0.isBroadcast }.map(\.target)))
+        // Only a push claimed before can have been overtaken: a newer push queued while this one was pending
+        // superseded it at enqueue already; one queued while it was in flight did not, and it comes back here.
+        let targets = Array(Set(pushes.filter { $0.event == .update && !$0.isBroadcast && $0.attempts > 1 }.map(\.target)))
         guard !targets.isEmpty else { return }
         struct Candidate { var id: Int64; var bundleID: String; var environment: String; var timestamp: Int64 }
         var byTarget: [String: [Candidate]] = [:]
@@ -357,7 +359,7 @@ final class SQLOutbox {
                     Candidate(id: row[0].int ?? 0, bundleID: row[2].text ?? "", environment: row[3].text ?? "", timestamp: row[4].int ?? 0))
             }
         }
-        for index in pushes.indices where pushes[index].event == .update {
+        for index in pushes.indices where pushes[index].event == .update && pushes[index].attempts > 1 {
             let push = pushes[index]
             guard let candidates = byTarget[push.target],
                   let own = candidates.first(where: { $0.id == push.id }) else { continue }
