@@ -11,7 +11,7 @@ DOCS_BUILD := .build/docs-build
 SYMBOL_GRAPHS := $(CURDIR)/.build/symbol-graphs
 DOCS_OUT := .build/docs
 
-.PHONY: deps build release demo test test-swift test-cases test-tools doc-check docs bench clean
+.PHONY: deps build release demo test test-swift test-cases test-tools doc-check docs bench soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -73,6 +73,11 @@ test-tools:
 
 bench: release
 	.build/release/activity-push bench validate
+
+# 20 000-push drain on PostgreSQL against mock-apns with mixed faults, a killed worker and a PostgreSQL restart;
+# prints pushes lost (must be 0), duplicates by cause, attempts per push and wall time. Not part of `make test`.
+soak: build
+	scripts/soak.sh $(CLI)
 
 clean:
 	rm -rf .build

@@ -4,12 +4,13 @@
 #   scripts/pg-test-server.sh start DIR   # initdb into DIR/data, listen on a free 127.0.0.1 port,
 #                                         # print the connection URL (postgres://postgres@127.0.0.1:PORT/postgres)
 #   scripts/pg-test-server.sh stop DIR    # fast shutdown, then DIR can be deleted
+#   scripts/pg-test-server.sh restart DIR # start a stopped server again, same data and port (outage tests)
 #
 # PostgreSQL refuses to run as root, so when run as root the server runs as the `postgres` user (or `nobody`)
 # via runuser. Binaries: $PG_BIN, else the newest /usr/lib/postgresql/*/bin (Debian's postgresql package).
 set -euo pipefail
 cmd=${1:-}; dir=${2:-}
-[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|restart DIR" >&2; exit 2; }
 PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 [ -x "$PG_BIN/initdb" ] || { echo "$0: PostgreSQL server binaries not found (apt-get install postgresql, or set PG_BIN)" >&2; exit 1; }
 
@@ -41,9 +42,18 @@ start)
   echo "$port" > "$dir/port"
   echo "postgres://postgres@127.0.0.1:$port/postgres"
   ;;
+restart)
+  [ -f "$dir/port" ] || { echo "$0: no server was started in $dir" >&2; exit 1; }
+  dir=$(cd "$dir" && pwd)
+  port=$(cat "$dir/port")
+  as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c max_connections=50" \
+    start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+  echo "postgres://postgres@127.0.0.1:$port/postgres"
+  ;;
 stop)
   [ -d "$dir/data" ] || exit 0
   as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
   ;;
-*) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+*) echo "usage: $0 start|stop|restart DIR" >&2; exit 2 ;;
 esac

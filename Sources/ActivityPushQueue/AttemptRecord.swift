@@ -14,6 +14,11 @@ public struct AttemptOutcome: RawRepresentable, Sendable, Hashable, Codable, Exp
     public static let tokenInactive: AttemptOutcome = "token-inactive"
     /// Never sent: a newer update or an end for the same activity token was queued.
     public static let superseded: AttemptOutcome = "superseded"
+    /// The stream was refused (`REFUSED_STREAM`, or above a GOAWAY's last-stream-id): APNs did not process it;
+    /// it will be sent again. Counted apart from failures.
+    public static let refused: AttemptOutcome = "refused"
+    /// Claimed and handed back unsent (another push to the same token was in flight); not journaled.
+    public static let released: AttemptOutcome = "released"
 }
 
 /// The worker's result for one claimed push: the journal entry and the push's next state.

@@ -1,6 +1,30 @@
 /// A queue operation failed: the database could not be opened or a statement failed, or an input was wrong.
-/// `description` names what failed and, where there is one, the fix.
+/// `description` names what failed and, where there is one, the fix; ``kind`` says which class of failure it is,
+/// so a worker can decide (wait for the database, stop claiming) without reading the message.
 public struct QueueError: Error, Sendable, CustomStringConvertible {
+    /// The class of a failure. An open set of names.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+        /// A statement or input failed (the default).
+        public static let failed = Kind(rawValue: "failed")
+        /// The disk (or the PostgreSQL server's disk) is full: SQLite `SQLITE_FULL`, PostgreSQL SQLSTATE 53100.
+        /// Nothing was written; retrying only helps once space is freed.
+        public static let diskFull = Kind(rawValue: "disk-full")
+        /// The database server cannot be reached or closed the connection (PostgreSQL restart, network).
+        /// The connection is re-established on the next call.
+        public static let unavailable = Kind(rawValue: "unavailable")
+    }
+
+    public var kind: Kind
     public var description: String
-    public init(_ description: String) { self.description = description }
+
+    public init(_ description: String, kind: Kind = .failed) {
+        self.description = description
+        self.kind = kind
+    }
+
+    /// True for failures that may pass by themselves (disk freed, server back): worth retrying with backoff.
+    public var isTransient: Bool { kind == .diskFull || kind == .unavailable }
 }

@@ -48,4 +48,18 @@ public protocol QueueStore: AnyObject, Sendable {
     func push(id: Int64) throws(QueueError) -> StoredPush?
 
     func close()
+
+    /// Returns when new work may be due: at once after an enqueue where the back end can say so (PostgreSQL
+    /// LISTEN/NOTIFY), else after `timeoutSeconds`. The default sleeps.
+    func waitForWork(timeoutSeconds: Double) async
+
+    /// Gives back space the store no longer needs (SQLite: checkpoint and truncate the WAL). Default: nothing.
+    func checkpoint()
+}
+
+extension QueueStore {
+    public func waitForWork(timeoutSeconds: Double) async {
+        try? await Task.sleep(nanoseconds: UInt64(max(0, timeoutSeconds) * 1e9))
+    }
+    public func checkpoint() {}
 }

@@ -57,6 +57,11 @@ public struct StoredPush: Sendable, Hashable {
     public var enqueuedUnixSeconds: Double
     public var lastStatus: Int?
     public var lastReason: String?
+    /// Claimed again because an earlier claim's lease expired (its worker crashed or hung holding it): APNs
+    /// may have processed that earlier attempt.
+    public var reclaimedAfterExpiredLease = false
+    /// Set at claim time for an update overtaken by a newer update or end for its token (that push's id).
+    public var supersededBy: Int64?
 
     /// The stored push as a ``PushRequest``, re-checked by the validator (never re-assembled).
     /// - Throws: ``PushBuildError`` when the stored bytes are no longer a valid push.

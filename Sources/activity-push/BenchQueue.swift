@@ -5,35 +5,47 @@ import ActivityPushQueue
 import COpenSSL
 import Foundation
 
-/// `activity-push bench queue` — figures for the durable queue, SQLite and PostgreSQL in one run:
-/// the bare insert rate of the database (same row size, same batch commits, no index), the queue's durable
-/// enqueue rate (rows made by the Outbox, batched commits), and end-to-end pushes/s through a worker to an
-/// in-process mock-apns. PostgreSQL: `--postgres URL`, else a throwaway server from scripts/pg-test-server.sh.
+/// `activity-push bench queue` — figures for the durable queue, SQLite and PostgreSQL in one run: the bare insert
+/// rate of the database (same row size, same batch commits, no index) and the queue's durable enqueue rate;
+/// then, for each round-trip time (`--rtt`, the mock's `delay=` fault), on the same mock-apns child process
+/// and bodies: h2load `-c 1 -m 1000` (the ceiling), the worker on SQLite, on PostgreSQL, and two workers on
+/// PostgreSQL — pushes/s, % of h2load, client CPU µs/push (this process: worker, client and database driver;
+/// the mock runs apart), p50/p99 of the worker's journaled latencies, and RSS.
+/// PostgreSQL: `--postgres URL`, else a throwaway server from scripts/pg-test-server.sh.
 func runBenchQueue(_ argv: [String]) throws -> Int32 {
     if argv.contains("--help") || argv.contains("-h") {
         print("""
-        usage: activity-push bench queue [--count N] [--batch N] [--send-count N] [--worker-batch N]
-                                         [--postgres postgres://…] [--no-postgres] [--no-send]
+        usage: activity-push bench queue [--count N] [--batch N] [--send-count N] [--window N] [--rtt MS[,MS…]]
+                                         [--postgres postgres://…] [--no-postgres] [--no-send] [--no-h2load]
           --count N          pushes enqueued (and rows for the bare insert) per back end (default 20000)
           --batch N          rows per committed transaction (default 1000)
-          --send-count N     pushes sent end to end through a worker to mock-apns (default 10000)
-          --worker-batch N   pushes a worker claims and sends concurrently per round (default 200)
+          --send-count N     pushes drained end to end per configuration and round trip (default 5000)
+          --window N         pushes a worker keeps in flight (default 1000)
+          --rtt MS,…         mock round-trip times to measure at, milliseconds (default 0,50,150)
           --postgres URL     PostgreSQL server to use (a scratch database is created and dropped);
                              default: start a throwaway server with scripts/pg-test-server.sh
-        Build with -c release for meaningful figures.
+        Goal: a worker ≥ 80 % of h2load at 150 ms. Build with -c release for meaningful figures.
         """)
         return 0
     }
-    var a = try Arguments(argv, booleanFlags: ["--no-postgres", "--no-send"])
+    var a = try Arguments(argv, booleanFlags: ["--no-postgres", "--no-send", "--no-h2load"])
     let count = try a.int("--count") ?? 20_000
     let batch = try a.int("--batch") ?? 1000
-    let sendCount = try a.int("--send-count") ?? 10_000
-    let workerBatch = try a.int("--worker-batch") ?? 200
+    let sendCount = try a.int("--send-count") ?? 5_000
+    let window = try a.int("--window") ?? (try a.int("--worker-batch")) ?? 1000
+    let rttText = a.value("--rtt") ?? "0,50,150"
     let pgURL = a.value("--postgres")
     let noPG = a.flag("--no-postgres")
     let noSend = a.flag("--no-send")
+    let noH2load = a.flag("--no-h2load")
     try a.finish()
-    guard count > 0, batch > 0, sendCount > 0, workerBatch > 0 else { throw UsageError("counts must be positive") }
+    guard count > 0, batch > 0, sendCount > 0, window > 0 else { throw UsageError("counts must be positive") }
+    let rtts = try rttText.split(separator: ",").map { part -> Int in
+        guard let ms = Int(part.trimmingCharacters(in: .whitespaces)), (0...10_000).contains(ms) else {
+            throw UsageError("--rtt: '\(part)' is not milliseconds between 0 and 10000 (e.g. --rtt 0,50,150)")
+        }
+        return ms
+    }
 
     let request = try LiveActivityPush.update(bundleID: "com.example.bench",
                                               contentState: .obj([("driver", .string("Anna")), ("minutesLeft", .int(12)),
@@ -41,146 +53,200 @@ func runBenchQueue(_ argv: [String]) throws -> Int32 {
     #if DEBUG
     print("note: debug build; use `swift build -c release` for representative figures")
     #endif
-    print("bench queue: \(count) pushes, \(batch) per commit, body \(request.body.count) bytes; end to end \(sendCount) pushes, worker batch \(workerBatch)")
+    print("bench queue: \(count) pushes, \(batch) per commit, body \(request.body.count) bytes; end to end \(sendCount) pushes per run, window \(window), round trips \(rtts.map { "\($0) ms" }.joined(separator: ", "))")
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ap-bench-queue-\(getpid())").path
     try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let key = try BenchQueueKey.write(into: scratch)
+    let key = scratch + "/AuthKey_BENCHQUEUE.p8"
+    try BenchSend.writeP256Key(to: key)
+    let run = BenchQueueRun(count: count, batch: batch, request: request)
 
-    // SQLite
-    let sqliteFigures = try BenchQueueRun(count: count, batch: batch, sendCount: sendCount, workerBatch: workerBatch,
-                                          request: request, keyPath: key, noSend: noSend).measure(
-        label: "SQLite", database: { scratch + "/\($0).sqlite" }, cleanup: { _ in })
-    print(sqliteFigures)
-
-    // PostgreSQL
-    if noPG { return 0 }
+    print(try run.measureInserts(label: "SQLite", database: { scratch + "/\($0).sqlite" }, cleanup: { _ in }))
     var server: String? = pgURL
     var started: String?
-    if server == nil {
+    if !noPG, server == nil {
         switch BenchQueuePostgres.start(directory: scratch + "/pg") {
         case .success(let url): server = url; started = scratch + "/pg"
-        case .failure(let why): print("PostgreSQL: skipped (\(why); give --postgres URL)"); return 0
+        case .failure(let why): print("PostgreSQL: skipped (\(why); give --postgres URL)")
         }
     }
     defer { if let started { BenchQueuePostgres.stop(directory: started) } }
-    let pgFigures = try BenchQueueRun(count: count, batch: batch, sendCount: sendCount, workerBatch: workerBatch,
-                                      request: request, keyPath: key, noSend: noSend).measure(
-        label: "PostgreSQL",
-        database: { name in try QueueBenchSupport.createPostgresDatabase(serverURL: server!, name: "ap_bench_\(getpid())_\(name)") },
-        cleanup: { name in try? QueueBenchSupport.dropPostgresDatabase(serverURL: server!, name: "ap_bench_\(getpid())_\(name)") })
-    print(pgFigures)
+    let pgDatabase: ((String) throws -> String)? = server.map { server in
+        { name in try BenchQueuePostgres.createDatabase(serverURL: server, name: "ap_bench_\(getpid())_\(name)") }
+    }
+    let pgCleanup: (String) -> Void = { name in
+        if let server { try? BenchQueuePostgres.dropDatabase(serverURL: server, name: "ap_bench_\(getpid())_\(name)") }
+    }
+    if let pgDatabase { print(try run.measureInserts(label: "PostgreSQL", database: pgDatabase, cleanup: pgCleanup)) }
+    if noSend { return 0 }
+
+    // End to end, per round trip.
+    let token = try ProviderToken(keyFile: key, keyID: "BENCHQUEUE", teamID: "TEAMBENCH1")
+    print("end to end: mock-apns (TLS, child process, --faults delay=<rtt>ms:all), one connection per worker")
+    print("  rtt     configuration           pushes/s   % h2load  CPU µs/push   p50 ms   p99 ms   RSS MB  sent")
+    var round = 0
+    for rtt in rtts {
+        // A mock per round trip: the same binary and bodies, `delay=` on every answer.
+        let mock = try BenchSend.startMock(dir: scratch + "/mock-\(rtt)", streams: 1000, delayMilliseconds: rtt)
+        defer { mock.process.terminate(); mock.process.waitUntilExit() }
+        var ceiling: Double?
+        if !noH2load {
+            var h2load: BenchSend.Figures?
+            let tokens = (0..<sendCount).map { String(format: "%08x", $0 + round * 1_000_000) + String(repeating: "9a", count: 28) }
+            h2load = try BenchSend.h2load(dir: scratch, url: mock.url, jwt: try token.current(), bundleID: "com.example.bench",
+                                          body: request.body, tokens: tokens, streams: 1000)
+            ceiling = h2load?.rate
+            if let h2load {
+                print(String(format: "  %3d ms  ", rtt) + "h2load -c 1 -m 1000".padding(toLength: 23, withPad: " ", startingAt: 0)
+                      + String(format: "%9.0f     100 %%  %11.1f  %7.1f  %7.1f  %7.0f  %d/%d", h2load.rate, h2load.cpuMicros,
+                               h2load.p50 * 1000, h2load.p99 * 1000, h2load.peakRSSMB, h2load.ok, sendCount))
+            } else {
+                print("  h2load: not available (install nghttp2-client)")
+            }
+        }
+        var configurations: [(String, Int, (String) throws -> String, (String) -> Void)] = [
+            ("worker, SQLite", 1, { scratch + "/\($0).sqlite" }, { _ in }),
+        ]
+        if let pgDatabase {
+            configurations.append(("worker, PostgreSQL", 1, pgDatabase, pgCleanup))
+            configurations.append(("2 workers, PostgreSQL", 2, pgDatabase, pgCleanup))
+        }
+        for (label, workers, database, cleanup) in configurations {
+            round += 1
+            let name = "send\(round)"
+            let url = try database(name)
+            defer { cleanup(name) }
+            let figures = try run.drain(database: url, workers: workers, sendCount: sendCount, window: window,
+                                        tokenSalt: round, mock: mock, token: token)
+            let share = ceiling.map { String(format: "%6.0f %%", 100 * figures.rate / $0) } ?? "       –"
+            print(String(format: "  %3d ms  ", rtt) + label.padding(toLength: 23, withPad: " ", startingAt: 0)
+                  + String(format: "%9.0f  ", figures.rate) + share
+                  + String(format: "  %11.1f  %7.1f  %7.1f  %7.0f  %d/%d", figures.cpuMicrosPerPush, figures.p50Milliseconds,
+                           figures.p99Milliseconds, figures.rssMB, figures.sent, sendCount))
+        }
+    }
     return 0
 }
 
-/// One back end's three figures.
+/// The figures of one drain.
+private struct BenchQueueDrainFigures {
+    var rate: Double
+    var cpuMicrosPerPush: Double
+    var p50Milliseconds: Double
+    var p99Milliseconds: Double
+    var rssMB: Double
+    var sent: Int
+}
+
+/// One back end's insert figures, and end-to-end drains.
 private struct BenchQueueRun {
     var count: Int
     var batch: Int
-    var sendCount: Int
-    var workerBatch: Int
     var request: PushRequest
-    var keyPath: String
-    var noSend: Bool
 
-    func measure(label: String, database: (String) throws -> String, cleanup: (String) -> Void) throws -> String {
+    func measureInserts(label: String, database: (String) throws -> String, cleanup: (String) -> Void) throws -> String {
         // 1. Bare insert, same row size and batch.
         let bareDB = try database("bare")
-        let bare = try QueueBenchSupport.bareInsertRate(database: bareDB, rows: count, batch: batch,
-                                                         bodyBytes: request.body.count + 200)
+        let bare = try BenchQueueBareInsert.rate(database: bareDB, rows: count, batch: batch, bodyBytes: request.body.count + 200)
         cleanup("bare")
 
         // 2. Durable enqueue through the Outbox.
         let enqDB = try database("enqueue")
         let store = try Outbox.open(database: enqDB).store
         let tokens = (0..<count).map { String(format: "%08x", $0) + String(repeating: "cd", count: 28) }
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        var i = 0
-        while i < tokens.count {
-            let chunk = Array(tokens[i..<min(i + batch, tokens.count)])
+        let started = DispatchTime.now().uptimeNanoseconds
+        var index = 0
+        while index < tokens.count {
+            let chunk = Array(tokens[index..<min(index + batch, tokens.count)])
             let now = Date().timeIntervalSince1970
             let rows = try Outbox.rows(for: request, to: chunk, notBeforeUnixSeconds: now)
             _ = try store.enqueue(rows, nowUnixSeconds: now)
-            i += chunk.count
+            index += chunk.count
         }
-        let enqueueRate = Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+        let enqueueRate = Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         store.close()
         cleanup("enqueue")
-
-        var lines = [
+        return [
             "\(label):",
             "  bare insert (\(batch)/commit, no index)      \(Self.rate(bare)) rows/s",
             "  durable enqueue (Outbox, \(batch)/commit)    \(Self.rate(enqueueRate)) pushes/s  (\(String(format: "%.0f", 100 * enqueueRate / bare))% of bare)",
-        ]
-        if noSend { return lines.joined(separator: "\n") }
-
-        // 3. End to end: enqueue, then one worker drains to an in-process mock-apns.
-        let sendDB = try database("send")
-        let sendStore = try Outbox.open(database: sendDB).store
-        let sendTokens = (0..<sendCount).map { String(format: "%08x", $0) + String(repeating: "ef", count: 28) }
-        var j = 0
-        while j < sendTokens.count {
-            let chunk = Array(sendTokens[j..<min(j + batch, sendTokens.count)])
-            _ = try Outbox(store: sendStore).enqueue(request, to: chunk)
-            j += chunk.count
-        }
-        // TLS with ALPN h2, as APNs (libcurl 7.88 cannot reuse a cleartext prior-knowledge connection after the
-        // server raises SETTINGS_MAX_CONCURRENT_STREAMS).
-        let tlsDir = (keyPath as NSString).deletingLastPathComponent + "/mock-tls"
-        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .tls(directory: tlsDir), journalMemoryLimit: 1000))
-        try mock.start()
-        defer { mock.stop() }
-        let token = try ProviderToken(keyFile: keyPath, keyID: "BENCHQUEUE", teamID: "TEAMBENCH1")
-        let client = try APNsClient(environment: .custom(mock.baseURL), token: token,
-                                    transport: HTTP2TransportConfiguration(caFile: mock.caCertificatePath))
-        let worker = QueueWorker(store: sendStore, sender: APNsPushSender(client: client),
-                                 options: WorkerOptions(name: "bench", batchSize: workerBatch, drain: true))
-        let t1 = DispatchTime.now().uptimeNanoseconds
-        let summary = benchQueueAwait { () -> Result<WorkerSummary, QueueError> in
-            do { return .success(try await worker.run()) } catch { return .failure(error as? QueueError ?? QueueError("\(error)")) }
-        }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9
-        benchQueueAwait { await client.shutdown() }
-        let status = try sendStore.status(nowUnixSeconds: Date().timeIntervalSince1970)
-        sendStore.close()
-        cleanup("send")
-        let s = try summary.get()
-        let sent = status.counts["sent"] ?? 0
-        lines.append("  end to end to mock-apns (1 worker)       \(Self.rate(Double(sent) / seconds)) pushes/s  "
-                     + "(\(sent)/\(sendCount) sent, \(s.retried) retries, \(String(format: "%.2f", seconds)) s)")
-        return lines.joined(separator: "\n")
+        ].joined(separator: "\n")
     }
 
-    static func rate(_ r: Double) -> String { String(format: "%9.0f", r) }
-}
-
-/// A P-256 `.p8` for the benchmark's provider token (mock-apns accepts any signature by default).
-private enum BenchQueueKey {
-    static func write(into dir: String) throws -> String {
-        let ctx = EVP_PKEY_CTX_new_from_name(nil, "EC", nil)
-        defer { EVP_PKEY_CTX_free(ctx) }
-        var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(ctx) == 1, EVP_PKEY_CTX_set_group_name(ctx, "P-256") == 1,
-              EVP_PKEY_generate(ctx, &key) == 1, let key else { throw UsageError("cannot generate a P-256 key") }
-        defer { EVP_PKEY_free(key) }
-        let bio = BIO_new(BIO_s_mem())
-        defer { BIO_free(bio) }
-        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else { throw UsageError("cannot write the key") }
-        var pem: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 512)
-        while true {
-            let n = BIO_read(bio, &buf, Int32(buf.count))
-            if n <= 0 { break }
-            pem += buf[0..<Int(n)]
+    /// Enqueues `sendCount` pushes, then `workers` in-process workers (each with its own store connection and
+    /// APNs client, one connection) drain them to the mock. CPU is this process's user + system time.
+    func drain(database: String, workers: Int, sendCount: Int, window: Int, tokenSalt: Int,
+               mock: BenchSend.Mock, token: ProviderToken) throws -> BenchQueueDrainFigures {
+        let store = try Outbox.open(database: database).store
+        defer { store.close() }
+        let tokens = (0..<sendCount).map { String(format: "%08x", $0 + tokenSalt * 1_000_000) + String(repeating: "ef", count: 28) }
+        _ = try Outbox(store: store).enqueue(request, to: tokens)
+        var runners: [(QueueWorker, APNsClient, any QueueStore)] = []
+        for index in 0..<workers {
+            let workerStore = try Outbox.open(database: database).store
+            let client = try APNsClient(environment: .custom(mock.url), token: token,
+                                        transport: HTTP2TransportConfiguration(caFile: mock.ca, maxConcurrentStreams: 1000))
+            let worker = QueueWorker(store: workerStore, sender: APNsPushSender(client: client),
+                                     options: WorkerOptions(name: "bench\(index)", window: window, drain: true))
+            runners.append((worker, client, workerStore))
         }
-        let path = dir + "/AuthKey_BENCHQUEUE.p8"
-        FileManager.default.createFile(atPath: path, contents: Data(pem), attributes: [.posixPermissions: 0o600])
-        return path
+        let workersToRun = runners.map(\.0)
+        let cpuBefore = Self.cpuSeconds()
+        let started = DispatchTime.now().uptimeNanoseconds
+        let outcomes: [Result<WorkerSummary, QueueError>] = benchQueueAwait {
+            await withTaskGroup(of: Result<WorkerSummary, QueueError>.self) { group in
+                for worker in workersToRun {
+                    group.addTask {
+                        do { return .success(try await worker.run()) } catch { return .failure(error as? QueueError ?? QueueError("\(error)")) }
+                    }
+                }
+                var all: [Result<WorkerSummary, QueueError>] = []
+                for await outcome in group { all.append(outcome) }
+                return all
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let cpu = Self.cpuSeconds() - cpuBefore
+        for (_, client, workerStore) in runners {
+            benchQueueAwait { await client.shutdown() }
+            workerStore.close()
+        }
+        for outcome in outcomes {
+            let summary = try outcome.get()
+            if ProcessInfo.processInfo.environment["ACTIVITY_PUSH_BENCH_VERBOSE"] != nil {
+                print(String(format: "    (worker: %.2f s in claims, %.2f s in records, %d claims, %d record batches, wall %.2f s)",
+                             summary.claimSeconds, summary.recordSeconds, summary.rounds, summary.recordBatches, seconds))
+            }
+        }
+        let sent = try store.status(nowUnixSeconds: Date().timeIntervalSince1970).counts["sent"] ?? 0
+        let latencies = try store.journal(pushID: nil, limit: sendCount * 4).compactMap(\.latencyMilliseconds).sorted()
+        func percentile(_ fraction: Double) -> Double {
+            latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * fraction))]
+        }
+        return BenchQueueDrainFigures(rate: Double(sent) / seconds, cpuMicrosPerPush: cpu / Double(max(sent, 1)) * 1e6,
+                                      p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99),
+                                      rssMB: Self.residentMB(), sent: sent)
+    }
+
+    static func rate(_ value: Double) -> String { String(format: "%9.0f", value) }
+
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// Resident set size now (from /proc/self/statm), MB.
+    static func residentMB() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
     }
 }
 
 /// A throwaway PostgreSQL server for the benchmark (scripts/pg-test-server.sh).
-private enum BenchQueuePostgres {
+enum BenchQueuePostgres {
     static func script() -> String? {
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let candidates = [

@@ -11,10 +11,11 @@ let workerCommand = Command(
     summary: "send queued pushes to APNs (or mock-apns) with Apple's retry rules; several may share PostgreSQL"
 ) { argv in
     if argv.contains("--help") || argv.contains("-h") {
+        let helpPolicy = QueueRetryPolicy()
         print("""
         usage: activity-push worker [--database DB] [--env sandbox|production] [--url URL] [--ca-file PEM]
                                     --auth-key AuthKey_KEYID.p8 [--key-id ID] --team-id TEAMID [--drain [--drain-wait S]]
-                                    [--credential NAME] [--name NAME] [--batch N] [--lease SECONDS]
+                                    [--credential NAME] [--name NAME] [--window N] [--lease SECONDS] [--push-deadline S]
                                     [--max-attempts N] [--server-error-delay SECONDS] [--connections N]
                                     [--format text|json]
           --database DB          as for `queue` (postgres://… or a SQLite file; default ./activity-push-queue.sqlite)
@@ -26,15 +27,16 @@ let workerCommand = Command(
           --credential NAME      send only pushes queued with this --credential (default "default")
           --drain                exit once nothing is due or in flight (pushes waiting for a later retry stay queued)
           --drain-wait SECONDS   with --drain, also wait for retries due within this many seconds (default 0)
-          --batch N              pushes claimed and sent concurrently per round (default 200)
+          --window N             pushes in flight at once, refilled as answers arrive (default 500; --batch is the old name)
+          --connections N        HTTP/2 connections to APNs (default 1)
           --lease SECONDS        a claimed push returns to the queue this long after a crash (default 60)
+          --push-deadline S      each push's own deadline; no answer by then → delayed retry (default 10, ≤ lease/3)
           --max-attempts N       attempts before a retryable push is dead-lettered (default 8)
           --server-error-delay S 500/503: retry no sooner than this (default 900 = Apple's 15 minutes)
+          --database-outage S    ride out an unreachable or full database this long before giving up (default 120)
           --name NAME            worker name in the journal and leases (default host-pid)
-        Retry rules (first match wins): 2xx sent · 410 dead + token inactive · BadDeviceToken, DeviceTokenNotForTopic,
-        Unregistered, ExpiredToken, Forbidden, PayloadTooLarge dead · ExpiredProviderToken new JWT, retry now ·
-        IdleTimeout retry now · 429 Retry-After or exponential backoff with jitter · 5xx ≥ 15 min, growing ·
-        other 403 retry in 5 min · other 4xx dead · no response backoff · attempts used up → dead MaxAttemptsExceeded.
+        Retry rules (Apple's table, first match wins → what the queue does):
+        \(helpPolicy.tableLines().joined(separator: "\n"))
         """)
         return 0
     }
@@ -73,13 +75,23 @@ let workerCommand = Command(
     var options = WorkerOptions(environment: envName, credential: a.value("--credential") ?? "default",
                                 drain: a.flag("--drain"), policy: policy)
     if let n = a.value("--name") { options.name = n }
-    if let b = try a.int("--batch") {
-        guard b >= 1 else { throw UsageError("--batch must be at least 1") }
-        options.batchSize = b
+    for flag in ["--batch", "--window"] {
+        if let window = try a.int(flag) {
+            guard (1...100_000).contains(window) else { throw UsageError("\(flag) must be between 1 and 100000") }
+            options.window = window
+        }
     }
     if let l = try a.double("--lease") {
         guard l > 0 else { throw UsageError("--lease must be positive seconds") }
         options.leaseSeconds = l
+    }
+    if let deadline = try a.double("--push-deadline") {
+        guard deadline > 0 else { throw UsageError("--push-deadline must be positive seconds") }
+        options.pushDeadlineSeconds = deadline
+    }
+    if let outage = try a.double("--database-outage") {
+        guard outage >= 0 else { throw UsageError("--database-outage must not be negative") }
+        options.databaseOutageSeconds = outage
     }
     if let w = try a.double("--drain-wait") {
         guard w >= 0 else { throw UsageError("--drain-wait must not be negative") }
@@ -96,11 +108,14 @@ let workerCommand = Command(
     do { outbox = try Outbox.open(database: database) } catch { throw UsageError("\(error)") }
     let client = try APNsClient(environment: env, token: token,
                                 transport: HTTP2TransportConfiguration(caFile: caFile, connections: max(1, connections),
-                                                                       requestTimeoutSeconds: min(30, options.leaseSeconds / 2)))
+                                                                       requestTimeoutSeconds: options.effectivePushDeadlineSeconds))
     let worker = QueueWorker(store: outbox.store, sender: APNsPushSender(client: client), options: options,
                              log: { printError("worker: " + $0) })
 
-    // SIGINT / SIGTERM: finish the round, record its results, exit.
+    // A peer that closes its socket (APNs after an abrupt GOAWAY, PostgreSQL shutting down) must turn into an
+    // error on that write, not kill the worker with SIGPIPE and lose the answers it holds.
+    signal(SIGPIPE, SIG_IGN)
+    // SIGINT / SIGTERM: stop claiming, finish the pushes in flight, record them, exit.
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
@@ -129,7 +144,9 @@ let workerCommand = Command(
             e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: (try? e.encode(s)) ?? Data(), as: UTF8.self))
         } else {
-            print("worker \(options.name): claimed \(s.claimed), sent \(s.sent), retry later \(s.retried), dead \(s.dead) (not sent \(s.notSent)) in \(s.rounds) rounds")
+            print("worker \(options.name): claimed \(s.claimed), sent \(s.sent), retry later \(s.retried), refused \(s.refused), "
+                  + "may have been processed \(s.mayHaveBeenProcessed), dead \(s.dead) (not sent \(s.notSent)), "
+                  + "released \(s.released); \(s.rounds) claims, \(s.recordBatches) record batches")
         }
         return 0
     }

@@ -31,7 +31,7 @@ final class APNsDispositionTests: XCTestCase {
         (403, "BadCertificate", .fixCredentials),
         (403, "BadCertificateEnvironment", .fixCredentials),
         (403, "ExpiredProviderToken", .fixCredentials),
-        (403, "Forbidden", .fixCredentials),
+        (403, "Forbidden", .fixRequest),  // Apple: never retry (spec §4.2); was fix-credentials
         (403, "InvalidProviderToken", .fixCredentials),
         (403, "MissingProviderToken", .fixCredentials),
         (403, "UnrelatedKeyIdInToken", .fixCredentials),

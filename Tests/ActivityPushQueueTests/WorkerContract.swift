@@ -12,7 +12,7 @@ struct WorkerContract {
     private func worker(_ store: any QueueStore, _ sender: ScriptedSender, _ clock: TestClock,
                         policy: QueueRetryPolicy = .init()) -> QueueWorker {
         QueueWorker(store: store, sender: sender,
-                    options: WorkerOptions(name: "test-worker", batchSize: 50, leaseSeconds: 30, pollIntervalSeconds: 0,
+                    options: WorkerOptions(name: "test-worker", window: 50, leaseSeconds: 30, pollIntervalSeconds: 0,
                                            drain: true, policy: policy),
                     clock: { clock.now }, random: { 0.5 })
     }

@@ -47,6 +47,9 @@ final class SQLOutbox {
           superseded_by \(int)
         );
         CREATE INDEX IF NOT EXISTS ap_pushes_due ON ap_pushes (state, environment, credential, not_before_unix);
+        -- The claim's order (not_before_unix, id) in full, so a claim reads the first due rows and stops instead
+        -- of sorting every pending row.
+        CREATE INDEX IF NOT EXISTS ap_pushes_claim ON ap_pushes (state, environment, credential, not_before_unix, id);
         CREATE INDEX IF NOT EXISTS ap_pushes_target ON ap_pushes (target, state);
         CREATE TABLE IF NOT EXISTS ap_attempts (
           id \(pk),
@@ -63,6 +66,10 @@ final class SQLOutbox {
           note TEXT
         );
         CREATE INDEX IF NOT EXISTS ap_attempts_push ON ap_attempts (push_id);
+        \(dialect == .sqlite ? "CREATE TABLE IF NOT EXISTS ap_pushes_done AS SELECT * FROM ap_pushes WHERE 0;"
+                             : "CREATE TABLE IF NOT EXISTS ap_pushes_done (LIKE ap_pushes);")
+        CREATE INDEX IF NOT EXISTS ap_pushes_done_id ON ap_pushes_done (id);
+        CREATE INDEX IF NOT EXISTS ap_pushes_done_target ON ap_pushes_done (target);
         CREATE TABLE IF NOT EXISTS ap_inactive_tokens (
           token TEXT PRIMARY KEY,
           reason TEXT NOT NULL,
@@ -117,7 +124,18 @@ final class SQLOutbox {
 
     func enqueue(_ pushes: [NewPush], now: Double) throws(QueueError) -> [Int64] {
         guard !pushes.isEmpty else { return [] }
-        return try db.transaction(immediate: true) { () throws(QueueError) -> [Int64] in
+        let ids = try insert(pushes, now: now)
+        if dialect == .postgres, pushes.count >= 1000 {
+            // A large fan-out changes the table's shape at once; fresh statistics keep the claim on its index
+            // (autovacuum would get there, but only after the drain has paid for a bad plan).
+            try? db.execute("ANALYZE ap_pushes")
+            try? db.execute("ANALYZE ap_pushes_done")
+        }
+        return ids
+    }
+
+    private func insert(_ pushes: [NewPush], now: Double) throws(QueueError) -> [Int64] {
+        try db.transaction(immediate: true) { () throws(QueueError) -> [Int64] in
             var ids: [Int64] = []
             ids.reserveCapacity(pushes.count)
             switch dialect {
@@ -130,6 +148,10 @@ final class SQLOutbox {
                     }
                     ids.append(id)
                 }
+            case .postgres where Self.isFanOut(pushes):
+                // One statement, one round trip, for any number of tokens: the shared columns once, the
+                // per-token ones as arrays.
+                ids = try fanOut(pushes, now: now)
             case .postgres:
                 // Multi-row INSERTs: one round trip per 100 pushes.
                 var start = 0
@@ -150,7 +172,80 @@ final class SQLOutbox {
             if pushes.contains(where: { $0.request.event == .update || $0.request.event == .end }) {
                 try supersede(firstID: ids.min()!, lastID: ids.max()!, now: now)
             }
+            // Wakes idle workers (delivered at COMMIT).
+            if dialect == .postgres { try db.execute("NOTIFY \(Self.workChannel)") }
             return ids
+        }
+    }
+
+    /// The NOTIFY channel idle PostgreSQL workers LISTEN on.
+    static let workChannel = "ap_work"
+
+    /// True when every push shares all columns but the token (what ``Outbox/rows(for:to:environment:credential:notBeforeUnixSeconds:)`` makes).
+    static func isFanOut(_ pushes: [NewPush]) -> Bool {
+        guard pushes.count > 1, let first = pushes.first else { return false }
+        return pushes.allSatisfy {
+            $0.request.bundleID == first.request.bundleID && $0.request.event == first.request.event
+                && $0.request.body == first.request.body && $0.environment == first.environment
+                && $0.credential == first.credential && $0.notBeforeUnixSeconds == first.notBeforeUnixSeconds
+                && $0.apsTimestamp == first.apsTimestamp && $0.request.destination == first.request.destination
+        }
+    }
+
+    /// A PostgreSQL text-array literal: `{"a","b",NULL}` (quotes and backslashes escaped).
+    static func textArray(_ values: [String?]) -> String {
+        "{" + values.map { value in
+            guard let value else { return "NULL" }
+            return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }.joined(separator: ",") + "}"
+    }
+
+    private func fanOut(_ pushes: [NewPush], now: Double) throws(QueueError) -> [Int64] {
+        let first = insertParams(pushes[0], now: now)
+        // insertParams order: 0 bundle, 1 event, 2 target, 3 kind, 4 redacted, 5 env, 6 credential, 7 headers,
+        // 8 body, 9 apns_id, 10 collapse, 11 aps_timestamp, 12 state, 13 attempts, 14 not_before, 15 enq, 16 upd.
+        let sql = """
+            INSERT INTO ap_pushes (\(Self.insertColumns))
+            SELECT ?::text, ?::text, t.target, ?::text, t.redacted, ?::text, ?::text, t.headers, ?::bytea, t.apns_id,
+              t.collapse_id, ?::bigint, 'pending', 0, ?::double precision, ?::double precision, ?::double precision
+            FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
+              AS t(target, redacted, headers, apns_id, collapse_id, ord)
+            ORDER BY t.ord RETURNING id
+            """
+        let params: [SQLValue] = [first[0], first[1], first[3], first[5], first[6], first[8], first[11], first[14],
+                                  first[15], first[16],
+                                  .text(Self.textArray(pushes.map(\.target))),
+                                  .text(Self.textArray(pushes.map { TokenRedaction.redact($0.target) })),
+                                  .text(Self.textArray(pushes.map { Self.encodeHeaders($0.headers) })),
+                                  .text(Self.textArray(pushes.map(\.apnsID))),
+                                  .text(Self.textArray(pushes.map { $0.headers["apns-collapse-id"] }))]
+        let got = try db.query(sql, params).compactMap { $0.first?.int }
+        guard got.count == pushes.count else {
+            throw QueueError("enqueue: the database returned \(got.count) ids for \(pushes.count) rows")
+        }
+        return got.sorted()
+    }
+
+    /// Moves finished rows (`sent`, `superseded`) out of the hot table into `ap_pushes_done`, so the claim's
+    /// `FOR UPDATE SKIP LOCKED` scans only live rows however long the history grows.
+    private func moveFinished(_ ids: [Int64]) throws(QueueError) {
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            start += chunk.count
+            let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let params = chunk.map { SQLValue.int($0) }
+            let which = "id IN (\(list)) AND state IN ('sent', 'superseded')"
+            switch dialect {
+            case .sqlite:
+                _ = try db.query("INSERT INTO ap_pushes_done SELECT * FROM ap_pushes WHERE \(which)", params)
+                _ = try db.query("DELETE FROM ap_pushes WHERE \(which)", params)
+            case .postgres:
+                _ = try db.query("""
+                    WITH moved AS (DELETE FROM ap_pushes WHERE \(which) RETURNING *)
+                    INSERT INTO ap_pushes_done SELECT * FROM moved
+                    """, params)
+            }
         }
     }
 
@@ -179,6 +274,7 @@ final class SQLOutbox {
                       .text("superseded by push \(r[3].int ?? 0) (newer update or end for the same token); not sent")])
             .forEach { _ in }
         }
+        try moveFinished(rows.compactMap { $0.first?.int })
     }
 
     // MARK: Claim and complete
@@ -208,46 +304,95 @@ final class SQLOutbox {
              WHERE id IN (SELECT id FROM ap_pushes WHERE state = 'inflight' AND environment = ? AND credential = ?
               AND lease_until_unix < ? ORDER BY id LIMIT ?\(lock)) RETURNING \(Self.pushColumns)
             """
+        // At most one push in flight per token: a token with a live lease is skipped.
         let due = set + """
-             WHERE id IN (SELECT id FROM ap_pushes WHERE state = 'pending' AND environment = ? AND credential = ?
-              AND not_before_unix <= ? ORDER BY not_before_unix, id LIMIT ?\(lock)) RETURNING \(Self.pushColumns)
+             WHERE id IN (SELECT p.id FROM ap_pushes p WHERE p.state = 'pending' AND p.environment = ?
+              AND p.credential = ? AND p.not_before_unix <= ?
+              AND NOT EXISTS (SELECT 1 FROM ap_pushes f WHERE f.target = p.target AND f.state = 'inflight'
+                              AND f.lease_until_unix >= ?)
+              ORDER BY p.not_before_unix, p.id LIMIT ?\(lock)) RETURNING \(Self.pushColumns)
             """
         return try db.transaction(immediate: true) { () throws(QueueError) -> [StoredPush] in
-            let head: [SQLValue] = [.text(worker), .double(now + leaseSeconds), .double(now), .text(environment), .text(credential), .double(now)]
-            var rows = try db.query(expired, head + [.int(Int64(limit))])
-            if rows.count < limit {
-                rows += try db.query(due, head + [.int(Int64(limit - rows.count))])
+            if dialect == .postgres {
+                // Claims take turns (held for one short transaction), so the per-token check above sees every
+                // other worker's committed claim: two workers never send N and N+1 to one token at once.
+                _ = try db.query("SELECT pg_advisory_xact_lock(7243)", [])
             }
-            return rows.map(storedPush).sorted { ($0.notBeforeUnixSeconds, $0.id) < ($1.notBeforeUnixSeconds, $1.id) }
+            let head: [SQLValue] = [.text(worker), .double(now + leaseSeconds), .double(now), .text(environment), .text(credential), .double(now)]
+            var pushes = try db.query(expired, head + [.int(Int64(limit))]).map { row -> StoredPush in
+                var push = storedPush(row)
+                push.reclaimedAfterExpiredLease = true
+                return push
+            }
+            if pushes.count < limit {
+                pushes += try db.query(due, head + [.double(now), .int(Int64(limit - pushes.count))]).map(storedPush)
+            }
+            try markOvertaken(&pushes)
+            return pushes.sorted { ($0.notBeforeUnixSeconds, $0.id) < ($1.notBeforeUnixSeconds, $1.id) }
+        }
+    }
+
+    /// Newest wins at claim time too: a claimed update with a newer update or end for its token (same bundle id
+    /// and environment, `aps.timestamp` not older) that is queued, in flight, claimed in this batch, or sent is
+    /// not worth sending. One indexed lookup by token per 500 claimed updates; compared here.
+    private func markOvertaken(_ pushes: inout [StoredPush]) throws(QueueError) {
+        // Only a push claimed before can have been overtaken: a newer push queued while this one was pending
+        // superseded it at enqueue already; one queued while it was in flight did not, and it comes back here.
+        let targets = Array(Set(pushes.filter { $0.event == .update && !$0.isBroadcast && $0.attempts > 1 }.map(\.target)))
+        guard !targets.isEmpty else { return }
+        struct Candidate { var id: Int64; var bundleID: String; var environment: String; var timestamp: Int64 }
+        var byTarget: [String: [Candidate]] = [:]
+        var start = 0
+        while start < targets.count {
+            let chunk = Array(targets[start..<min(start + 500, targets.count)])
+            start += chunk.count
+            let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let columns = "id, target, bundle_id, environment, aps_timestamp"
+            let rows = try db.query("""
+                SELECT \(columns) FROM ap_pushes WHERE target IN (\(list)) AND event IN ('update', 'end')
+                  AND state IN ('pending', 'inflight', 'sent')
+                UNION ALL
+                SELECT \(columns) FROM ap_pushes_done WHERE target IN (\(list)) AND event IN ('update', 'end') AND state = 'sent'
+                """, chunk.map { SQLValue.text($0) } + chunk.map { SQLValue.text($0) })
+            for row in rows {
+                byTarget[row[1].text ?? "", default: []].append(
+                    Candidate(id: row[0].int ?? 0, bundleID: row[2].text ?? "", environment: row[3].text ?? "", timestamp: row[4].int ?? 0))
+            }
+        }
+        for index in pushes.indices where pushes[index].event == .update && pushes[index].attempts > 1 {
+            let push = pushes[index]
+            guard let candidates = byTarget[push.target],
+                  let own = candidates.first(where: { $0.id == push.id }) else { continue }
+            pushes[index].supersededBy = candidates.filter {
+                $0.id > push.id && $0.bundleID == own.bundleID && $0.environment == own.environment && $0.timestamp >= own.timestamp
+            }.map(\.id).max()
         }
     }
 
     func complete(_ results: [AttemptResult]) throws(QueueError) {
         guard !results.isEmpty else { return }
         try db.transaction(immediate: true) { () throws(QueueError) in
+            var finished: [Int64] = []
+            var decided: [AttemptResult] = []
             for r in results {
-                let state: PushState
-                switch r.outcome {
-                case .sent: state = .sent
-                case .retry: state = .pending
-                case .superseded: state = .superseded
-                default: state = .dead
+                if r.outcome == .released {
+                    // Claimed but held back by the worker (another push to the token went first): back to the
+                    // queue as it was, the claim not counted as an attempt, nothing journaled.
+                    _ = try db.query("""
+                        UPDATE ap_pushes SET state = 'pending', attempts = attempts - 1, lease_owner = NULL,
+                          lease_until_unix = NULL WHERE id = ? AND state = 'inflight' AND lease_owner = ?
+                        """, [.int(r.pushID), r.worker.sql])
+                    continue
                 }
-                // Only the worker holding the lease decides the push's state; a late answer from a worker whose
-                // lease expired is still journaled.
-                _ = try db.query("""
-                    UPDATE ap_pushes SET state = ?, not_before_unix = COALESCE(?, not_before_unix), lease_owner = NULL,
-                      lease_until_unix = NULL, updated_unix = ?, last_status = ?, last_reason = ?,
-                      apns_unique_id = COALESCE(?, apns_unique_id)
-                    WHERE id = ? AND state = 'inflight' AND lease_owner = ?
-                    """, [.text(state.rawValue), r.retryAtUnixSeconds.sql, .double(r.atUnixSeconds), r.status.sql,
-                          r.reason.sql, r.apnsUniqueID.sql, .int(r.pushID), r.worker.sql])
-                _ = try db.query("""
-                    INSERT INTO ap_attempts (push_id, at_unix, token_redacted, outcome, status, reason, apns_id,
-                      apns_unique_id, latency_ms, worker, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.int(r.pushID), .double(r.atUnixSeconds), .text(TokenRedaction.redact(r.target)),
-                          .text(r.outcome.rawValue), r.status.sql, r.reason.sql, .text(r.apnsID), r.apnsUniqueID.sql,
-                          r.latencyMilliseconds.sql, r.worker.sql, r.note.sql])
+                let state = Self.state(after: r.outcome)
+                if state == .sent || state == .superseded { finished.append(r.pushID) }
+                if dialect == .postgres {
+                    decided.append(r)
+                } else {
+                    // SQLite: local calls, one statement per row is cheapest.
+                    _ = try db.query(Self.updateOne, Self.updateParams(r, state: state))
+                    _ = try db.query(Self.insertAttempt(rows: 1), Self.attemptParams(r))
+                }
                 if r.marksTokenInactive {
                     _ = try db.query("""
                         INSERT INTO ap_inactive_tokens (token, reason, invalid_since_unix_ms, recorded_unix)
@@ -257,14 +402,77 @@ final class SQLOutbox {
                               .double(r.atUnixSeconds)])
                 }
             }
+            // PostgreSQL: a round trip per statement, so one UPDATE and one INSERT per 200 results.
+            var start = 0
+            while start < decided.count {
+                let chunk = decided[start..<min(start + 200, decided.count)]
+                start += chunk.count
+                let row = "(?::bigint, ?::text, ?::double precision, ?::double precision, ?::bigint, ?::text, ?::text, ?::text)"
+                _ = try db.query("""
+                    UPDATE ap_pushes AS p SET state = v.state, not_before_unix = COALESCE(v.retry_at, p.not_before_unix),
+                      lease_owner = NULL, lease_until_unix = NULL, updated_unix = v.at, last_status = v.status,
+                      last_reason = v.reason, apns_unique_id = COALESCE(v.unique_id, p.apns_unique_id)
+                    FROM (VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ","))) AS v(id, state, retry_at, at, status, reason, unique_id, worker)
+                    WHERE p.id = v.id AND p.state = 'inflight' AND p.lease_owner = v.worker
+                    """, chunk.flatMap { Self.valuesParams($0, state: Self.state(after: $0.outcome)) })
+                _ = try db.query(Self.insertAttempt(rows: chunk.count), chunk.flatMap(Self.attemptParams))
+            }
+            try moveFinished(finished)
         }
     }
 
+    private static func state(after outcome: AttemptOutcome) -> PushState {
+        switch outcome {
+        case .sent: return .sent
+        case .retry, .refused: return .pending
+        case .superseded: return .superseded
+        default: return .dead
+        }
+    }
+
+    // Only the worker holding the lease decides the push's state; a late answer from a worker whose lease
+    // expired is still journaled.
+    private static let updateOne = """
+        UPDATE ap_pushes SET state = ?, not_before_unix = COALESCE(?, not_before_unix), lease_owner = NULL,
+          lease_until_unix = NULL, updated_unix = ?, last_status = ?, last_reason = ?,
+          apns_unique_id = COALESCE(?, apns_unique_id)
+        WHERE id = ? AND state = 'inflight' AND lease_owner = ?
+        """
+
+    private static func updateParams(_ r: AttemptResult, state: PushState) -> [SQLValue] {
+        [.text(state.rawValue), r.retryAtUnixSeconds.sql, .double(r.atUnixSeconds), r.status.sql, r.reason.sql,
+         r.apnsUniqueID.sql, .int(r.pushID), r.worker.sql]
+    }
+
+    private static func valuesParams(_ r: AttemptResult, state: PushState) -> [SQLValue] {
+        [.int(r.pushID), .text(state.rawValue), r.retryAtUnixSeconds.sql, .double(r.atUnixSeconds), r.status.sql,
+         r.reason.sql, r.apnsUniqueID.sql, r.worker.sql]
+    }
+
+    private static func insertAttempt(rows: Int) -> String {
+        """
+        INSERT INTO ap_attempts (push_id, at_unix, token_redacted, outcome, status, reason, apns_id, apns_unique_id,
+          latency_ms, worker, note) VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ","))
+        """
+    }
+
+    private static func attemptParams(_ r: AttemptResult) -> [SQLValue] {
+        [.int(r.pushID), .double(r.atUnixSeconds), .text(TokenRedaction.redact(r.target)), .text(r.outcome.rawValue),
+         r.status.sql, r.reason.sql, .text(r.apnsID), r.apnsUniqueID.sql, r.latencyMilliseconds.sql, r.worker.sql, r.note.sql]
+    }
+
     func inactiveTokens(among targets: [String]) throws(QueueError) -> [String: String] {
+        // One statement per 500 tokens (a claim asks for its whole batch).
+        let unique = Array(Set(targets))
         var out: [String: String] = [:]
-        for t in Set(targets) {
-            if let reason = try db.query("SELECT reason FROM ap_inactive_tokens WHERE token = ?", [.text(t)]).first?.first?.text {
-                out[t] = reason
+        var start = 0
+        while start < unique.count {
+            let chunk = Array(unique[start..<min(start + 500, unique.count)])
+            start += chunk.count
+            let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            for row in try db.query("SELECT token, reason FROM ap_inactive_tokens WHERE token IN (\(list))",
+                                    chunk.map { SQLValue.text($0) }) {
+                if let token = row[0].text, let reason = row[1].text { out[token] = reason }
             }
         }
         return out
@@ -283,7 +491,10 @@ final class SQLOutbox {
     func status(now: Double) throws(QueueError) -> QueueStatus {
         var counts: [String: Int] = [:]
         for s in PushState.all { counts[s.rawValue] = 0 }
-        for r in try db.query("SELECT state, COUNT(*) FROM ap_pushes GROUP BY state", []) {
+        for r in try db.query("""
+            SELECT state, COUNT(*) FROM (SELECT state FROM ap_pushes UNION ALL SELECT state FROM ap_pushes_done) AS every_push
+            GROUP BY state
+            """, []) {
             counts[r[0].text ?? "?"] = Int(r[1].int ?? 0)
         }
         let due = try db.query("""
@@ -359,6 +570,9 @@ final class SQLOutbox {
     }
 
     func push(id: Int64) throws(QueueError) -> StoredPush? {
-        try db.query("SELECT \(Self.pushColumns) FROM ap_pushes WHERE id = ?", [.int(id)]).first.map(storedPush)
+        if let live = try db.query("SELECT \(Self.pushColumns) FROM ap_pushes WHERE id = ?", [.int(id)]).first {
+            return storedPush(live)
+        }
+        return try db.query("SELECT \(Self.pushColumns) FROM ap_pushes_done WHERE id = ?", [.int(id)]).first.map(storedPush)
     }
 }

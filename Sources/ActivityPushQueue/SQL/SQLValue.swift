@@ -1,12 +1,12 @@
 /// One SQL parameter or result cell, the same for SQLite and PostgreSQL.
-enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     case null
     case int(Int64)
     case double(Double)
     case text(String)
     case blob([UInt8])
 
-    var int: Int64? {
+    package var int: Int64? {
         switch self {
         case .int(let i): return i
         case .double(let d): return Int64(d)
@@ -14,7 +14,7 @@ enum SQLValue: Sendable, Hashable {
         default: return nil
         }
     }
-    var double: Double? {
+    package var double: Double? {
         switch self {
         case .double(let d): return d
         case .int(let i): return Double(i)
@@ -22,7 +22,7 @@ enum SQLValue: Sendable, Hashable {
         default: return nil
         }
     }
-    var text: String? {
+    package var text: String? {
         switch self {
         case .text(let s): return s
         case .int(let i): return String(i)
@@ -31,7 +31,7 @@ enum SQLValue: Sendable, Hashable {
         case .null: return nil
         }
     }
-    var blob: [UInt8]? {
+    package var blob: [UInt8]? {
         switch self {
         case .blob(let b): return b
         case .text(let s): return Array(s.utf8)
@@ -41,27 +41,27 @@ enum SQLValue: Sendable, Hashable {
 }
 
 extension Optional where Wrapped == String {
-    var sql: SQLValue { map { .text($0) } ?? .null }
+    package var sql: SQLValue { map { .text($0) } ?? .null }
 }
 extension Optional where Wrapped == Int {
-    var sql: SQLValue { map { .int(Int64($0)) } ?? .null }
+    package var sql: SQLValue { map { .int(Int64($0)) } ?? .null }
 }
 extension Optional where Wrapped == Int64 {
-    var sql: SQLValue { map { .int($0) } ?? .null }
+    package var sql: SQLValue { map { .int($0) } ?? .null }
 }
 extension Optional where Wrapped == Double {
-    var sql: SQLValue { map { .double($0) } ?? .null }
+    package var sql: SQLValue { map { .double($0) } ?? .null }
 }
 
 /// The two SQL dialects the queue speaks.
-enum SQLDialect: Sendable {
+package enum SQLDialect: Sendable {
     case sqlite
     case postgres
 }
 
 /// A database connection used by one store at a time (the store serialises access with a lock).
 /// SQL is written with `?` placeholders; the PostgreSQL connection numbers them `$1…`.
-protocol SQLConnection: AnyObject {
+package protocol SQLConnection: AnyObject {
     var dialect: SQLDialect { get }
     /// Runs one statement (prepared once and cached per SQL text) and returns every result row.
     func query(_ sql: String, _ params: [SQLValue]) throws(QueueError) -> [[SQLValue]]
@@ -72,7 +72,7 @@ protocol SQLConnection: AnyObject {
 
 extension SQLConnection {
     /// Runs `body` inside one transaction; rolls back when it throws.
-    func transaction<T>(immediate: Bool = false, _ body: () throws(QueueError) -> T) throws(QueueError) -> T {
+    package func transaction<T>(immediate: Bool = false, _ body: () throws(QueueError) -> T) throws(QueueError) -> T {
         try execute(immediate && dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let value = try body()

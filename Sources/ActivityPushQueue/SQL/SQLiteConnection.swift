@@ -2,8 +2,8 @@ import CSQLite
 
 /// A SQLite database file opened for the queue: WAL journal, `synchronous=FULL` (a committed enqueue survives
 /// a crash or power loss), a busy timeout so several processes can share the file, prepared statements cached.
-final class SQLiteConnection: SQLConnection {
-    let dialect = SQLDialect.sqlite
+package final class SQLiteConnection: SQLConnection {
+    package let dialect = SQLDialect.sqlite
     let path: String
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
@@ -13,7 +13,7 @@ final class SQLiteConnection: SQLConnection {
     /// - Parameters:
     ///   - path: the database file; created when missing (its directory must exist).
     ///   - busyTimeoutMilliseconds: how long a statement waits for another process's write lock.
-    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(QueueError) {
+    package init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(QueueError) {
         self.path = path
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -26,11 +26,31 @@ final class SQLiteConnection: SQLConnection {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         try execute("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=FULL")
+        // After a checkpoint the WAL file is cut back to this size instead of keeping every page it ever grew
+        // to (a WAL that grew on a full disk would otherwise eat every byte freed later).
+        try execute("PRAGMA journal_size_limit=16777216")
     }
+
+    /// Copies the WAL into the database and truncates it to zero bytes (`PRAGMA wal_checkpoint(TRUNCATE)`).
+    /// Returns false when a reader kept part of it (the WAL is then reset by a later checkpoint).
+    @discardableResult
+    func checkpoint() -> Bool {
+        guard let db else { return false }
+        var logFrames: Int32 = 0, checkpointed: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+        return rc == SQLITE_OK
+    }
+
+    /// `SQLITE_FULL` (disk or quota full) becomes ``QueueError/Kind/diskFull``.
+    private static func kind(_ code: Int32) -> QueueError.Kind {
+        (code & 0xff) == SQLITE_FULL ? .diskFull : .failed
+    }
+
+    private func lastKind() -> QueueError.Kind { db.map { Self.kind(sqlite3_extended_errcode($0)) } ?? .failed }
 
     deinit { close() }
 
-    func close() {
+    package func close() {
         for (_, s) in statements { sqlite3_finalize(s) }
         statements = [:]
         if let db { sqlite3_close_v2(db) }
@@ -39,15 +59,24 @@ final class SQLiteConnection: SQLConnection {
 
     private func error(_ what: String) -> QueueError {
         let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "database closed"
-        return QueueError("SQLite \(path): \(what): \(msg)")
+        let kind = lastKind()
+        if kind == .diskFull {
+            return QueueError("SQLite \(path): disk full (\(what): \(msg)); free space on that filesystem", kind: .diskFull)
+        }
+        return QueueError("SQLite \(path): \(what): \(msg)", kind: kind)
     }
 
-    func execute(_ sql: String) throws(QueueError) {
+    package func execute(_ sql: String) throws(QueueError) {
         guard let db else { throw QueueError("SQLite \(path): database closed") }
         var err: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &err) != SQLITE_OK {
+        let rc = sqlite3_exec(db, sql, nil, nil, &err)
+        if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(err)
+            if Self.kind(rc) == .diskFull {
+                throw QueueError("SQLite \(path): disk full (\(msg) in: \(sql.prefix(40))); free space on that filesystem",
+                                 kind: .diskFull)
+            }
             throw QueueError("SQLite \(path): \(msg) (in: \(sql.prefix(60)))")
         }
     }
@@ -63,7 +92,7 @@ final class SQLiteConnection: SQLConnection {
         return stmt
     }
 
-    func query(_ sql: String, _ params: [SQLValue]) throws(QueueError) -> [[SQLValue]] {
+    package func query(_ sql: String, _ params: [SQLValue]) throws(QueueError) -> [[SQLValue]] {
         let stmt = try prepared(sql)
         defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
         for (i, p) in params.enumerated() {

@@ -1,13 +1,14 @@
+import ActivityPushQueue
 import Foundation
 
-/// Database-level helpers for `activity-push bench queue`: the bare insert rate of the same database (the
-/// ceiling the queue's durable enqueue is compared with) and a scratch PostgreSQL database per run.
-public enum QueueBenchSupport {
+/// Database-level helpers for `activity-push bench queue` (bench code lives in the CLI, not the queue library):
+/// the bare insert rate of the same database (the ceiling the queue's durable enqueue is compared with).
+enum BenchQueueBareInsert {
     /// Inserts `rows` rows of `bodyBytes` bytes (plus a 64-character text key) into a table with no index,
     /// `batch` rows per committed transaction, in the database named like `--database`; returns rows/second.
     /// SQLite: prepared statement per row in WAL, `synchronous=FULL`; PostgreSQL: multi-row INSERTs of 100.
     /// The table is dropped afterwards.
-    public static func bareInsertRate(database: String, rows: Int, batch: Int, bodyBytes: Int) throws(QueueError) -> Double {
+    static func rate(database: String, rows: Int, batch: Int, bodyBytes: Int) throws(QueueError) -> Double {
         let db: SQLConnection = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
             ? try PostgresConnection(url: database)
             : try SQLiteConnection(path: database.hasPrefix("sqlite:") ? String(database.dropFirst(7)) : database)
@@ -46,9 +47,12 @@ public enum QueueBenchSupport {
     }
 
     private static func key(_ i: Int) -> String { String(format: "%08x", i) + String(repeating: "ab", count: 28) }
+}
 
+/// Scratch PostgreSQL databases for one benchmark run.
+extension BenchQueuePostgres {
     /// Creates an empty database next to the one in `url` and returns its URL (for a clean benchmark run).
-    public static func createPostgresDatabase(serverURL url: String, name: String) throws(QueueError) -> String {
+    static func createDatabase(serverURL url: String, name: String) throws(QueueError) -> String {
         let admin = try PostgresConnection(url: url)
         defer { admin.close() }
         try admin.execute("DROP DATABASE IF EXISTS \(name)")
@@ -60,8 +64,8 @@ public enum QueueBenchSupport {
         return String(url[..<slash.lowerBound]) + "/" + name + query
     }
 
-    /// Drops a database made by ``createPostgresDatabase(serverURL:name:)``.
-    public static func dropPostgresDatabase(serverURL url: String, name: String) throws(QueueError) {
+    /// Drops a database made by ``createDatabase(serverURL:name:)``.
+    static func dropDatabase(serverURL url: String, name: String) throws(QueueError) {
         let admin = try PostgresConnection(url: url)
         defer { admin.close() }
         try admin.execute("DROP DATABASE IF EXISTS \(name)")
