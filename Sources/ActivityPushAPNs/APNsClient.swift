@@ -141,7 +141,9 @@ public final class APNsClient: Sendable {
         all += headers
         switch await transport.send(HTTP2Request(method: method, url: url, headers: all, body: body)) {
         case .success(let r): return .response(APNsResponse(status: r.status, headers: r.headers, body: r.body))
-        case .failure(let e): return .failure(e)
+        case .failure(var failure):
+            failure.apnsID = headers.first(where: { $0.name == APNsHeaderName.id.rawValue })?.value
+            return .failure(failure)
         }
     }
 }

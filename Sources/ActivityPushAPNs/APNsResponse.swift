@@ -108,8 +108,12 @@ public struct APNsTransportError: Error, Sendable, Hashable, CustomStringConvert
     public var attempts: Int
     /// True when the request's own deadline passed (a timeout), as opposed to a connection failure.
     public var timedOut: Bool
+    /// The request's `apns-id` (the push's own, or the one the client gave it), so a "may have been processed"
+    /// outcome can be looked up — and a duplicate recognised — by id. Nil when the request had none.
+    public var apnsID: String?
 
-    public init(kind: Kind, message: String, attempts: Int = 1, timedOut: Bool = false) {
+    public init(kind: Kind, message: String, attempts: Int = 1, timedOut: Bool = false, apnsID: String? = nil) {
+        self.apnsID = apnsID
         self.kind = kind
         self.message = message
         self.attempts = attempts

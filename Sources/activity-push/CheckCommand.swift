@@ -44,7 +44,7 @@ let checkCommand = Command(
     var positions: [String: SourcePosition] = [:]
     if let headersPath { (headers, positions) = try { let r = try Inputs.headers(headersPath); return (Optional(r.0), r.1) }() }
     if schema == nil {
-        printError("note: no --attributes: attributes and content-state were not checked against the app's types (key names, types, Dates)")
+        Inputs.noteMissingSchema()
     }
     let report = Validator(schema: schema, strict: strict).check(body: body, headers: headers, nowUnixSeconds: now)
     let files = ReportFormatter.Files(payload: payloadPath, headers: headersPath, headerPositions: positions)

@@ -42,6 +42,11 @@ enum Inputs {
     }
 
     /// The app's schema from `--attributes` paths (files or folders); nil when none were given.
+    /// Said on standard error by every command that judges a push without the app's types.
+    static func noteMissingSchema() {
+        printError("note: no --attributes: attributes and content-state were not checked against the app's types (key names, types, Dates)")
+    }
+
     static func schema(_ paths: [String]) throws -> ActivitySchema? {
         guard !paths.isEmpty else { return nil }
         do {

@@ -141,6 +141,11 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     if let journal { banner += "mock-apns journal \(journal)\n" }
     banner += "mock-apns provider tokens: \(authKey == nil ? "any bearer token accepted" : "ES256 verified")\n"
     FileHandle.standardOutput.write(Data(banner.utf8))
+    if attributes.isEmpty {
+        // Without the app's types the emulated device cannot see a wrong attributes-type or an unknown attribute
+        // key, and would report such a start as `started`.
+        printError("mock-apns: no --attributes: the emulated device judges APNs and payload-shape rules only, not the app's ActivityAttributes types (pass the app's .swift file or folder)")
+    }
 
     var received: Int32 = 0
     sigwait(&signals, &received)

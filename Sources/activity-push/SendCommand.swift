@@ -95,6 +95,7 @@ struct SendOptions {
         let caFile = a.value("--ca-file")
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw UsageError("\(caFile): cannot read the CA file") }
         let schema = try Inputs.schema(a.values("--attributes"))
+        if schema == nil { Inputs.noteMissingSchema() }
         let force = a.flag("--force")
         let format = a.value("--format") ?? "text"
         guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
@@ -178,7 +179,9 @@ struct SendRun {
                     if let id = r.apnsID { line += "  apns-id \(id)" }
                     if let u = r.uniqueID { line += "  apns-unique-id \(u)" }
                     if let ts = r.timestampMilliseconds { line += "  token invalid since \(ts) ms" }
-                case .failure(let e): line += e.description
+                case .failure(let e):
+                    line += e.description
+                    if let id = e.apnsID { line += "  apns-id \(id)" }
                 }
                 print(line + "  [\(d)]")
             }
@@ -315,7 +318,7 @@ struct SendRun {
         case .failure(let e):
             fields.append(("status", .null))
             fields.append(("reason", .null))
-            fields.append((APNsHeaderName.id.rawValue, .null))
+            fields.append((APNsHeaderName.id.rawValue, e.apnsID.map { .string($0) } ?? .null))
             fields.append(("error", .string(e.description)))
         }
         fields.append(("class", .string(disposition.name)))

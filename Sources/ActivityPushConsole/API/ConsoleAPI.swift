@@ -276,7 +276,7 @@ public final class ConsoleAPI: Sendable {
     // MARK: POST /v1/enqueue
 
     /// Typed fields plus `"deviceTokens": ["<hex>", …]` (or `"deviceToken"`; none for a broadcast) and optional
-    /// `"notBefore": UNIX` → one queue row per token, sent later by `activity-push queue work`. 202 with the row ids;
+    /// `"notBefore": UNIX` → one queue row per token, sent later by `activity-push worker`. 202 with the row ids;
     /// 422 with the findings and nothing stored; 503 without a queue.
     func enqueue(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var body = try RequestBody(request, maxBytes: configuration.maxBodyBytes)

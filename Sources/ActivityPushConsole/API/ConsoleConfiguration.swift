@@ -8,7 +8,7 @@ public struct ConsoleConfiguration: Sendable {
     public var bundleID: String
     /// Where sends go (`sandbox`, `production`, or the `--url`), shown on the page.
     public var environmentName: String
-    /// The queue label pushes are enqueued under (the environment a `queue work` process claims).
+    /// The queue label pushes are enqueued under (the environment an `activity-push worker` process claims).
     public var queueEnvironment: String
     /// When set, every request must carry `Authorization: Bearer <token>` (or HTTP Basic with it as password).
     public var apiToken: String?

@@ -75,7 +75,7 @@ enum OpenAPIDocument {
         "operationId": "enqueue",
         "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/EnqueueRequest" } } } },
         "responses": {
-          "202": { "description": "Stored; `activity-push queue work` sends them",
+          "202": { "description": "Stored; `activity-push worker` sends them",
             "content": { "application/json": { "schema": { "type": "object", "properties": {
               "enqueued": { "type": "integer" }, "ids": { "type": "array", "items": { "type": "integer" } },
               "environment": { "type": "string" }, "warnings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } } } } } } },
