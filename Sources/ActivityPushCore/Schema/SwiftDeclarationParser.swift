@@ -51,7 +51,8 @@ struct SwiftDeclarationParser {
     }
 
     private func source(_ from: Int, _ to: Int) -> String {
-        guard from < to, from < t.count else { return "" }
+        let to = min(to, t.count)
+        guard from < to else { return "" }
         return String(decoding: bytes[t[from].start..<t[to - 1].end], as: UTF8.self)
     }
 
@@ -379,13 +380,14 @@ struct SwiftDeclarationParser {
                 if isPunct("<"), !t[p].spaceBefore {
                     p += 1
                     while p < t.count, !isPunct(">") {
+                        if isPunct("{") || isPunct("}") { break }  // `<` never closed: the body is the caller's
                         if let (arg, _) = try parseType() {
                             component.arguments.append(arg)
                             height = max(height, lastTypeHeight + 1)
                         } else { p += 1 }
                         if isPunct(",") { p += 1 }
                     }
-                    p += 1
+                    if isPunct(">") { p += 1 }
                 }
                 components.append(component)
                 if isPunct("."), !t[p].spaceBefore, p + 1 < t.count, t[p + 1].kind == .identifier { p += 1 } else { break }
@@ -619,7 +621,7 @@ struct SwiftDeclarationParser {
                     }
                     if isPunct(",") { p += 1 }
                 }
-                p += 1
+                if isPunct(")") { p += 1 }
                 decl.associated = values
             }
             if isPunct("=") {
