@@ -1,3 +1,4 @@
+import ActivityPushConsole
 import ActivityPushCore
 import ActivityPushMock
 import Foundation
@@ -59,6 +60,10 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     let quiet = a.flag("--quiet")
     try a.finish()
     if let extra = a.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+    // Numeric only, as for serve: a name would be resolved (and could bind an unexpected address).
+    guard HTTPServer.isNumeric(host) else {
+        throw UsageError("--host '\(host)' is not a numeric IP address; use e.g. 127.0.0.1, ::1 or 0.0.0.0")
+    }
     guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }
     guard maxStreams >= 1 else { throw UsageError("--max-concurrent-streams must be at least 1") }
     guard streamsBefore >= 1 else { throw UsageError("--streams-before-token must be at least 1") }
@@ -102,8 +107,9 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
         server = try MockAPNsServer(configuration: configuration)
         try server.start()
     } catch let e as MockAPNsError {
-        printError("activity-push mock-apns: \(e)")
-        return 1
+        // A bad --host, --tls-dir, --auth-key or --journal, or a busy port: the operator's to fix, so exit 2
+        // with one line like every other usage error.
+        throw UsageError("\(e)")
     }
     // Unbuffered writes: a script reading the first line must not wait for a buffer to fill.
     var banner = "mock-apns listening on \(server.baseURL)\n"

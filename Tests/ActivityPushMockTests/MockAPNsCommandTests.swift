@@ -90,10 +90,10 @@ final class MockAPNsCommandTests: XCTestCase {
             XCTAssertEqual(p.terminationStatus, 2, "\(args): \(text)")
             XCTAssertTrue(text.contains(expected), "\(args): \(text)")
         }
-        // A key file that is not there: exit 1, file named.
+        // A key file that is not there: a usage error like the others (exit 2, one line), file named.
         let (p, _, err) = try startCLI(["--h2c", "--auth-key", "/nope/AuthKey_ABC1234567.p8", "--team-id", "TEAM123456"])
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 1)
+        XCTAssertEqual(p.terminationStatus, 2)
         XCTAssertTrue(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("/nope/AuthKey_ABC1234567.p8"))
     }
 }

@@ -17,12 +17,16 @@ public struct SchemaReadError: Error, Sendable, CustomStringConvertible {
 /// A type with a custom `init(from:)`, a type declared in no file given, generics, recursion and property
 /// wrappers become ``ValueShape/unresolved(typeName:reason:)``: their values are not judged.
 public enum SwiftSourceReader {
+    /// The largest source file read (an `ActivityAttributes` file is a few KB); a larger one is refused from
+    /// its size, unread.
+    public static let maxFileBytes = 8 << 20
+
     /// Reads every `.swift` file given (folders: every `.swift` file below them, sorted; hidden folders
     /// such as `.build` are skipped).
     /// - Throws: ``SchemaReadError`` when a path is unreadable, a folder holds no `.swift` file, a file has a
     ///   syntax problem that prevents reading (unterminated string or comment, unbalanced braces, `#if`
     ///   without `#endif`; the error names file:line), a type or declaration nested deeper than the reader's
-    ///   limit (48 levels, named in the message), or no file declares a type conforming to `ActivityAttributes`.
+    ///   limit (48 levels, named in the message), a file over ``maxFileBytes``, or no file declares a type conforming to `ActivityAttributes`.
     public static func read(paths: [String]) throws -> ActivitySchema {
         guard !paths.isEmpty else {
             throw SchemaReadError("no Swift source given. Fix: pass the .swift file (or folder) that declares your ActivityAttributes type.")
@@ -46,6 +50,9 @@ public enum SwiftSourceReader {
         }
         var sources: [(file: String, text: String)] = []
         for file in files {
+            if let size = (try? fm.attributesOfItem(atPath: file))?[.size] as? Int, size > maxFileBytes {
+                throw SchemaReadError("'\(file)' is \(size >> 20) MB, over the \(maxFileBytes >> 20) MB limit for a Swift source file. Fix: pass the files that declare your ActivityAttributes types.")
+            }
             guard let data = fm.contents(atPath: file) else {
                 throw SchemaReadError("cannot read '\(file)': permission denied or not a regular file. Fix: check the path and its permissions.")
             }
