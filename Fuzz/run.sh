@@ -30,7 +30,7 @@ for target in "${TARGETS[@]}"; do
     [ "$target" = device-log ] && max_len=262144
     echo "fuzz: $target for ${SECONDS_PER_TARGET}s"
     "$OUT/fuzz-$target" -max_total_time="$SECONDS_PER_TARGET" -timeout=2 -rss_limit_mb=2048 -max_len=$max_len \
-        -report_slow_units=1 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" \
+        -report_slow_units=1 -print_final_stats=1 -detect_leaks=0 -artifact_prefix="$artifacts/" "$corpus" \
         > "$OUT/$target.log" 2>&1
     rc=$?
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Slowest unit" "$OUT/$target.log" | tail -3

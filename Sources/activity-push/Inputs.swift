@@ -8,7 +8,7 @@ enum Inputs {
     /// Seconds a FIFO may go without a writer, and a pipe or FIFO without sending a byte, before a read is
     /// refused (`ACTIVITY_PUSH_READ_TIMEOUT` overrides both; a terminal on standard input waits for its user).
     static var readTimeoutSeconds: Int {
-        ProcessInfo.processInfo.environment["ACTIVITY_PUSH_READ_TIMEOUT"].flatMap { Int($0) }.map { max(1, $0) } ?? 10
+        ProcessInfo.processInfo.environment["ACTIVITY_PUSH_READ_TIMEOUT"].flatMap { Int($0) }.map { max(1, $0) } ?? 30
     }
 
     static var swiftSourceLimit: Int { SwiftSourceReader.maxFileBytes }
