@@ -27,16 +27,23 @@ enum LiveActivityKeys {
     /// `contentState` → `content-state`), or nil.
     static func intendedKey(for key: String) -> String? {
         let folded = fold(key)
-        for k in all where fold(k) == folded { return k }
+        // Longer than every key name plus the edits allowed: nothing to compare (keeps a long key linear).
+        guard folded.utf8.count <= longestFoldedKey + 2 else { return nil }
+        for (k, foldedKey) in foldedKeys where foldedKey == folded { return k }
         // Plural / singular and one-edit typos.
         var best: (String, Int)? = nil
-        for k in all {
-            guard let d = editDistance(folded, fold(k), atMost: 2) else { continue }
+        for (k, foldedKey) in foldedKeys {
+            guard let d = editDistance(folded, foldedKey, atMost: 2) else { continue }
             if d < (best?.1 ?? Int.max) { best = (k, d) }
         }
         if let best, best.1 <= (folded.count > 6 ? 2 : 1) { return best.0 }
         return nil
     }
+
+    /// Each key with its folded form, in a fixed order.
+    static let foldedKeys: [(key: String, folded: String)] = all.sorted().map { ($0, fold($0)) }
+    /// UTF-8 length of the longest folded key name (`inputpushchannel`).
+    static let longestFoldedKey = foldedKeys.map(\.folded.utf8.count).max() ?? 0
 
     /// Lowercased with `-`, `_` and spaces removed: `content_state`, `contentState`, `Content-State` all fold equal.
     static func fold(_ s: String) -> String {
