@@ -26,6 +26,18 @@ final class FuzzCorpusReplayTests: XCTestCase {
         XCTAssertGreaterThan(replayed, 0)
     }
 
+    /// Issue 14: the 11-byte `struct A:t<` trapped every command that reads attributes ("Index out of range"
+    /// past the last token after `<`). It is now read, and refused for declaring no ActivityAttributes type.
+    func testAnUnclosedGenericAtTheEndOfAFileIsAnErrorNotACrash() {
+        // An unclosed `<` inside a body ends at the body's `}` instead of swallowing the rest of the file.
+        _ = try? SwiftSourceReader.read(sources: [(file: "f.swift", text: "struct A: ActivityAttributes { var a: Array<Int }")])
+        for text in ["struct A:t<", "enum E { case a(Int"] {
+            XCTAssertThrowsError(try SwiftSourceReader.read(sources: [(file: "f.swift", text: text)]), text) { error in
+                XCTAssertTrue(error is SchemaReadError, "\(text): \(error)")
+            }
+        }
+    }
+
     /// Large inputs of the shapes that were once slow stay within the budget for their size (linear time).
     func testLargeHostileSwiftFilesStayWithinTheBudget() {
         let shapes: [(String, String)] = [
