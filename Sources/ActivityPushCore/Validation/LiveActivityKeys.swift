@@ -71,10 +71,32 @@ enum LiveActivityKeys {
 /// The Levenshtein distance when it is at most `limit`, else nil. Strings whose lengths differ by more than
 /// `limit` are answered without the quadratic table, so a 4 KB key compared with Apple's short key names costs
 /// nothing (a fuzzed payload of long keys took 0.8 s before).
+///
+/// Only the diagonal band of width `2 × limit + 1` is computed, and a row whose every cell is over the limit
+/// ends the search: comparing a key with Apple's eleven key names costs about as much as reading it.
 func editDistance(_ a: String, _ b: String, atMost limit: Int) -> Int? {
-    guard abs(a.unicodeScalars.count - b.unicodeScalars.count) <= limit else { return nil }
-    let distance = editDistance(a, b)
-    return distance <= limit ? distance : nil
+    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+    guard abs(a.count - b.count) <= limit else { return nil }
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    let over = limit + 1  // any value past the limit
+    var previous = [Int](repeating: over, count: b.count + 1)
+    var current = previous
+    for column in 0...min(b.count, limit) { previous[column] = column }
+    for row in 1...a.count {
+        let low = max(1, row - limit), high = min(b.count, row + limit)
+        current[low - 1] = low == 1 ? min(row, over) : over
+        var rowMinimum = current[low - 1]
+        for column in low...high {
+            let substitution = previous[column - 1] + (a[row - 1] == b[column - 1] ? 0 : 1)
+            let value = min(previous[column] + 1, current[column - 1] + 1, substitution, over)
+            current[column] = value
+            rowMinimum = min(rowMinimum, value)
+        }
+        if high < b.count { current[high + 1] = over }
+        if rowMinimum > limit { return nil }
+        swap(&previous, &current)
+    }
+    return previous[b.count] <= limit ? previous[b.count] : nil
 }
 
 /// Levenshtein distance (small strings only).
