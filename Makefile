@@ -11,7 +11,7 @@ DOCS_BUILD := .build/docs-build
 SYMBOL_GRAPHS := $(CURDIR)/.build/symbol-graphs
 DOCS_OUT := .build/docs
 
-.PHONY: deps build release demo test test-swift test-cases test-tools doc-check docs bench soak clean
+.PHONY: deps build release demo test test-swift test-cases test-tools doc-check docs bench soak fuzz fuzz-replay clean
 
 deps:
 	@scripts/install-deps.sh
@@ -70,6 +70,19 @@ test-tools:
 	python3 scripts/score-logs --cli $(CLI) Fixtures/logs
 	python3 scripts/score-audit --cli $(CLI) Fixtures/audit
 	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh $(CLI); fi
+
+# libFuzzer harnesses (Fuzz/Targets, compiled by swiftc -sanitize=fuzzer,address against the sources; not part of
+# `swift build`), each run FUZZ_SECONDS (default 180). Crashes and slow inputs: .build/fuzz/artifacts/<target>/.
+# `make fuzz FUZZ_TARGETS=swift-source` runs one. The checked-in corpus Fuzz/Corpus is replayed by `make test`.
+FUZZ_SECONDS ?= 180
+FUZZ_TARGETS ?=
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh $(FUZZ_TARGETS)
+
+# Only the corpus replay (no sanitizer; each input within its time budget) — part of `make test` anyway.
+fuzz-replay:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter 'FuzzCorpusReplayTests|MockFuzzCorpusReplayTests'
 
 bench: release
 	.build/release/activity-push bench validate

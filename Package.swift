@@ -45,7 +45,7 @@ let package = Package(
                           dependencies: ["ActivityPushCore", "ActivityPushDiagnosis", "ActivityPushAPNs", "ActivityPushMock",
                                          "ActivityPushQueue", "ActivityPushConsole"]),
 
-        .testTarget(name: "ActivityPushCoreTests", dependencies: ["ActivityPushCore"]),
+        .testTarget(name: "ActivityPushCoreTests", dependencies: ["ActivityPushCore", "ActivityPushDiagnosis"]),
         .testTarget(name: "ActivityPushDiagnosisTests", dependencies: ["ActivityPushDiagnosis"]),
         // Runs the built `activity-push` executable (exit statuses, output formats); the builder-input parity test
         // also drives the console API in process.

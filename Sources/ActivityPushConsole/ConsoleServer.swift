@@ -17,7 +17,7 @@ public final class ConsoleServer: Sendable {
             throw HTTPServerError("--host '\(host)' is not a numeric IP address; use e.g. 127.0.0.1, ::1 or 0.0.0.0")
         }
         if !HTTPServer.isLoopback(host), (api.configuration.apiToken ?? "").isEmpty {
-            throw HTTPServerError("--host \(host) is reachable from other machines: give --api-token TOKEN (every request must then send Authorization: Bearer TOKEN), or bind 127.0.0.1")
+            throw HTTPServerError("--host \(host) is reachable from other machines: give an API token with --api-token-file PATH or env ACTIVITY_PUSH_API_TOKEN (every request must then send Authorization: Bearer TOKEN), or bind 127.0.0.1")
         }
         self.api = api
         self.http = try HTTPServer(host: host, port: port, maxBodyBytes: api.configuration.maxBodyBytes) { request in

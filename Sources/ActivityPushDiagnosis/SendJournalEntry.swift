@@ -184,7 +184,12 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DeviceLogError(.unreadable, input: path, "\(path): journal cannot be read")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        return try readJournal(bytes: [UInt8](data), file: path)
+    }
+
+    /// Parses a journal already read (`file` names it in errors).
+    public static func readJournal(bytes: [UInt8], file path: String) throws -> [SendJournalEntry] {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw DeviceLogError(.notUTF8, input: path, "\(path): journal is not UTF-8 text")
         }
         var out: [SendJournalEntry] = []

@@ -186,7 +186,9 @@ struct SourceTokenizer {
                         l2 += 1
                         bodyEnd = min(p, n)
                     }
-                    if bodyStart > n { bodyStart = n }
+                    // A heredoc opened on the file's last line (no line break after it) has an empty body.
+                    bodyStart = min(bodyStart, n)
+                    bodyEnd = min(bodyEnd, n)
                     out.append(SourceToken(kind: .string, text: String(decoding: s[bodyStart..<max(bodyStart, bodyEnd)], as: UTF8.self),
                                            line: sl, endLine: l2, newlineBefore: newline))
                     newline = false

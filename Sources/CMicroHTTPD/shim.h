@@ -12,10 +12,14 @@
 /* Starts a daemon bound to `addr` (struct sockaddr_in or sockaddr_in6, port in network order; port 0 picks a
    free port, see ap_mhd_bound_port) with its own listening thread and one thread per connection, so a handler
    may block (e.g. while a push is sent) without stalling other clients. Returns NULL when it cannot listen. */
+/* `per_client_limit` caps the connections from one IP address; `notify` (may be NULL) hears each connection
+   start and close (the console's request-head deadline watch). */
 static inline struct MHD_Daemon *ap_mhd_start(const struct sockaddr *addr, int ipv6,
-                                              unsigned int connection_limit, unsigned int timeout_seconds,
+                                              unsigned int connection_limit, unsigned int per_client_limit,
+                                              unsigned int timeout_seconds,
                                               MHD_AccessHandlerCallback handler, void *handler_cls,
-                                              MHD_RequestCompletedCallback completed, void *completed_cls) {
+                                              MHD_RequestCompletedCallback completed, void *completed_cls,
+                                              MHD_NotifyConnectionCallback notify, void *notify_cls) {
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO | MHD_USE_ITC;
   uint16_t port;
   if (ipv6) {
@@ -27,8 +31,11 @@ static inline struct MHD_Daemon *ap_mhd_start(const struct sockaddr *addr, int i
   return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
                           MHD_OPTION_SOCK_ADDR, addr,
                           MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                          MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
                           MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                          MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
                           MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                          MHD_OPTION_THREAD_STACK_SIZE, (size_t)(1024 * 1024),
                           MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)256,
                           MHD_OPTION_END);
 }
@@ -37,6 +44,16 @@ static inline struct MHD_Daemon *ap_mhd_start(const struct sockaddr *addr, int i
 static inline uint16_t ap_mhd_bound_port(struct MHD_Daemon *daemon) {
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
   return info ? info->port : 0;
+}
+
+/* The connection's socket, or -1. */
+static inline int ap_mhd_connection_fd(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return info ? info->connect_fd : -1;
+}
+
+static inline int ap_mhd_notify_started(enum MHD_ConnectionNotificationCode code) {
+  return code == MHD_CONNECTION_NOTIFY_STARTED;
 }
 
 /* A request header value (case-insensitive name), or NULL. */

@@ -73,6 +73,37 @@ struct Arguments {
         return d
     }
 
+    /// `flag`'s value, else the environment variable `variable` (for key paths, which scripts and services
+    /// then need not put on the command line).
+    mutating func value(_ flag: String, environment variable: String) -> String? {
+        value(flag) ?? ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A secret (an API token, a key path) that need never be on the command line, where every user sees it
+    /// in `ps`: `flag VALUE` (kept working), else `flag-file PATH` (the file's first line; at most 64 KB), else
+    /// the environment variable `environment`. Nil when none is given; an empty value counts as none.
+    mutating func secret(_ flag: String, environment variable: String) throws -> String? {
+        let fileFlag = flag + "-file"
+        let direct = value(flag).flatMap { $0.isEmpty ? nil : $0 }
+        let path = value(fileFlag)
+        if direct != nil, path != nil {
+            throw UsageError("\(flag) and \(fileFlag) exclude each other; keep \(fileFlag)")
+        }
+        if let direct { return direct }
+        if let path {
+            let bytes = try Inputs.bytes(path, limit: 64 << 10)
+            let text = String(decoding: bytes, as: UTF8.self)
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init)?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            guard !line.isEmpty else { throw UsageError("\(fileFlag) \(path): the file is empty; write the value on its first line") }
+            return line
+        }
+        if let fromEnvironment = ProcessInfo.processInfo.environment[variable], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        return nil
+    }
+
     /// Call after reading every flag: unknown flags are usage errors.
     func finish() throws {
         let unknown = values.keys.filter { !consumed.contains($0) }.sorted()

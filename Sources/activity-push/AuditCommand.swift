@@ -40,7 +40,7 @@ let auditCommand = Command(
     }
     var schema: ActivitySchema?
     if !attributePaths.isEmpty {
-        do { schema = try SwiftSourceReader.read(paths: attributePaths) } catch { throw UsageError("--attributes: \(error)") }
+        schema = try Inputs.schema(attributePaths)
     }
     let report: PayloadSiteReport
     do { report = try PayloadSiteAudit(schema: schema).run(root: dir) } catch let e as DeviceLogError {

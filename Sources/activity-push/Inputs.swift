@@ -5,40 +5,91 @@ import Foundation
 enum Inputs {
     /// Inputs are read up to this size; a Live Activity payload is at most 5 KB, so anything near it is a mistake.
     static let readLimit = 64 << 20
+    /// Seconds a FIFO may go without a writer, and a pipe or FIFO without sending a byte, before a read is
+    /// refused (`ACTIVITY_PUSH_READ_TIMEOUT` overrides both; a terminal on standard input waits for its user).
+    static var readTimeoutSeconds: Int {
+        ProcessInfo.processInfo.environment["ACTIVITY_PUSH_READ_TIMEOUT"].flatMap { Int($0) }.map { max(1, $0) } ?? 30
+    }
 
-    /// The bytes of a file, a pipe or device (`<(…)`, `/dev/stdin`), or `-` for standard input, up to ``readLimit``.
-    static func bytes(_ path: String) throws -> [UInt8] {
-        let handle: FileHandle
-        if path == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw UsageError("\(path): no such file")
-            }
-            if isDir.boolValue { throw UsageError("\(path): is a folder, expected a file") }
-            guard let h = FileHandle(forReadingAtPath: path) else {
-                throw UsageError("\(path): cannot be read (permission denied)")
-            }
-            handle = h
+    static var swiftSourceLimit: Int { SwiftSourceReader.maxFileBytes }
+
+    static func displayName(_ path: String) -> String { path == "-" ? "standard input" : path }
+
+    /// The bytes of a file, a pipe or device (`<(…)`, `/dev/stdin`), or `-` for standard input, up to `limit`.
+    /// A regular file over the limit is refused from its size, unread; a FIFO with no writer or a pipe that sends
+    /// nothing for ``readTimeoutSeconds`` is refused instead of waited for.
+    static func bytes(_ path: String, limit: Int = readLimit) throws -> [UInt8] {
+        let name = displayName(path)
+        let fd = try openForReading(path)
+        defer { if path != "-" { close(fd) } }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw UsageError("\(name): cannot be read: \(String(cString: strerror(errno)))") }
+        let regular = (status.st_mode & S_IFMT) == S_IFREG
+        if regular, Int(status.st_size) > limit {
+            throw UsageError("\(name): \(Int(status.st_size) >> 20 > 0 ? "\(Int(status.st_size) >> 20) MB" : "\(Int(status.st_size)) bytes"), over the \(limitText(limit)) limit for this input")
         }
-        defer { if path != "-" { try? handle.close() } }
+        let waits = !regular && isatty(fd) == 0
         var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let chunk: Data
-            do {
-                guard let c = try handle.read(upToCount: 1 << 20) else { break }
-                chunk = c
-            } catch {
-                throw UsageError("\(path == "-" ? "standard input" : path): cannot be read: \(error.localizedDescription)")
+            if waits { try waitReadable(fd, name: name) }
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw UsageError("\(name): cannot be read: \(String(cString: strerror(errno)))")
             }
-            if chunk.isEmpty { break }
-            out.append(contentsOf: chunk)
-            if out.count > readLimit {
-                throw UsageError("\(path == "-" ? "standard input" : path): larger than \(readLimit >> 20) MB; a Live Activity payload is at most 5 KB")
+            if count == 0 { break }
+            out.append(contentsOf: buffer[0..<count])
+            if out.count > limit {
+                throw UsageError("\(name): more than the \(limitText(limit)) limit for this input")
             }
         }
         return out
+    }
+
+    private static func limitText(_ limit: Int) -> String {
+        limit >= 1 << 20 ? "\(limit >> 20) MB" : "\(limit >> 10) KB"
+    }
+
+    /// Opens `path` (or returns standard input for `-`) without blocking on a FIFO that has no writer yet: it
+    /// waits up to ``readTimeoutSeconds`` for one, then refuses.
+    static func openForReading(_ path: String) throws -> Int32 {
+        if path == "-" { return STDIN_FILENO }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw UsageError("\(path): no such file")
+        }
+        if isDir.boolValue { throw UsageError("\(path): is a folder, expected a file") }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw UsageError("\(path): cannot be read (\(String(cString: strerror(errno))))")
+        }
+        var status = stat()
+        if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO {
+            // With O_NONBLOCK, poll on a FIFO nobody has opened for writing reports nothing; a writer that has
+            // opened it shows up as readable data or, once it closes, as hang-up.
+            var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let deadline = Date().addingTimeInterval(Double(readTimeoutSeconds))
+            while poll(&pending, 1, 100) == 0 {
+                if Date() >= deadline {
+                    close(fd)
+                    throw UsageError("\(path): a FIFO nothing wrote to for \(readTimeoutSeconds) s (no writer, or a silent one); start the program that writes to it first, or pass a regular file")
+                }
+            }
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    /// Waits until `fd` has data (or its end) for at most ``readTimeoutSeconds``.
+    private static func waitReadable(_ fd: Int32, name: String) throws {
+        var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&pending, 1, Int32(readTimeoutSeconds * 1000))
+            if ready > 0 { return }
+            if ready < 0, errno == EINTR { continue }
+            throw UsageError("\(name): no data for \(readTimeoutSeconds) s; is the writer stuck? (ACTIVITY_PUSH_READ_TIMEOUT sets the wait)")
+        }
     }
 
     /// The app's schema from `--attributes` paths (files or folders); nil when none were given.
@@ -50,7 +101,28 @@ enum Inputs {
     static func schema(_ paths: [String]) throws -> ActivitySchema? {
         guard !paths.isEmpty else { return nil }
         do {
-            return try SwiftSourceReader.read(paths: paths)
+            var isFolder: ObjCBool = false
+            if paths.contains(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue }) {
+                // Folders are walked by the reader; the files given beside them must be regular and within the cap.
+                for path in paths where FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue {
+                    var status = stat()
+                    guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                        throw UsageError("\(path): not a regular file; pass .swift files (or folders of them)")
+                    }
+                    guard Int(status.st_size) <= swiftSourceLimit else {
+                        throw UsageError("\(path): \(Int(status.st_size) >> 20) MB, over the \(swiftSourceLimit >> 20) MB limit for a Swift source file")
+                    }
+                }
+                return try SwiftSourceReader.read(paths: paths)
+            }
+            var sources: [(file: String, text: String)] = []
+            for path in paths {
+                guard let text = String(validating: try bytes(path, limit: swiftSourceLimit), as: UTF8.self) else {
+                    throw UsageError("'\(path)' is not UTF-8 text. Fix: pass Swift source files (UTF-8).")
+                }
+                sources.append((path, text))
+            }
+            return try SwiftSourceReader.read(sources: sources)
         } catch let e as SchemaReadError {
             throw UsageError(e.message)
         }

@@ -51,14 +51,14 @@ let logsCommand = Command(
     var pairing: RejectionPairing?
     if let journalPath {
         let journal: [SendJournalEntry]
-        do { journal = try SendJournalEntry.readJournal(path: journalPath) } catch let e as DeviceLogError {
+        // Read whole, so capped: a journal covering one log capture is far below it.
+        let bytes = try Inputs.bytes(journalPath, limit: Inputs.readLimit)
+        do { journal = try SendJournalEntry.readJournal(bytes: bytes, file: journalPath) } catch let e as DeviceLogError {
             throw UsageError(e.description)
         }
         var schema: ActivitySchema?
         if !attributePaths.isEmpty {
-            do { schema = try SwiftSourceReader.read(paths: attributePaths) } catch {
-                throw UsageError("--attributes: \(error)")
-            }
+            schema = try Inputs.schema(attributePaths)
         }
         pairing = RejectionPairing(journal: journal, validator: Validator(schema: schema))
     } else if !attributePaths.isEmpty {
@@ -72,7 +72,20 @@ let logsCommand = Command(
     var unreadable = 0
     do {
         if format == "json" { out.write("[") }
-        try DeviceLogReader().read(path: path, onWarning: { warning in
+        var isFolder: ObjCBool = false
+        if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw UsageError("\(path): is a directory; for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
+        }
+        // Opened here so a FIFO with no writer is refused after a wait, not waited on forever; read in chunks.
+        let input = FileHandle(fileDescriptor: try Inputs.openForReading(path), closeOnDealloc: path != "-")
+        try DeviceLogReader().read(name: Inputs.displayName(path), chunks: {
+            do {
+                guard let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty else { return nil }
+                return [UInt8](chunk)
+            } catch {
+                throw DeviceLogError(.unreadable, input: path, "\(Inputs.displayName(path)): read failed: \(error.localizedDescription)")
+            }
+        }, onWarning: { warning in
             unreadable += 1
             printError("activity-push logs: warning: \(warning)")
         }) { entry in

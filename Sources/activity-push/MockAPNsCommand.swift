@@ -1,3 +1,4 @@
+import ActivityPushConsole
 import ActivityPushCore
 import ActivityPushMock
 import Foundation

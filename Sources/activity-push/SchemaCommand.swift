@@ -32,13 +32,7 @@ let schemaCommand = Command(
     let id = a.value("--id")
     try a.finish()
     guard !a.positionals.isEmpty else { throw UsageError("give at least one .swift file or folder") }
-    let schema: ActivitySchema
-    do {
-        schema = try SwiftSourceReader.read(paths: a.positionals)
-    } catch let e as SchemaReadError {
-        printError("activity-push schema: \(e.message)")
-        return 2
-    }
+    guard let schema = try Inputs.schema(a.positionals) else { throw UsageError("give at least one .swift file or folder") }
     let document = format == "json" ? ActivitySchemaDescription.json(schema)
                                      : JSONSchemaExporter.document(for: schema, id: id)
     print(JSONWriter.pretty(document))

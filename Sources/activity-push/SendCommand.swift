@@ -16,7 +16,7 @@ let sendCommand = Command(
                                   (PAYLOAD.json [--headers HEADERS.json] | --event … [build flags])
                                   [--env sandbox|production] [--port 443|2197] [--url URL] [--ca-file PEM]
                                   [--attributes PATH]... [--force] [--format text|json] [--concurrency N]
-          --auth-key PATH        Apple's .p8 key (token auth); its Key ID is read from AuthKey_<KeyID>.p8
+          --auth-key PATH        Apple's .p8 key (token auth); its Key ID is read from AuthKey_<KeyID>.p8 (or env ACTIVITY_PUSH_AUTH_KEY)
           --key-id ID            Key ID when the file name does not carry it
           --team-id ID           your 10-character Team ID
           --bundle-id ID         the app's bundle id (apns-topic is ID.push-type.liveactivity)
@@ -66,7 +66,7 @@ struct SendOptions {
     var channelID: String?
 
     static func read(_ a: inout Arguments) throws -> SendOptions {
-        guard let keyPath = a.value("--auth-key") else { throw UsageError("--auth-key AuthKey_KEYID.p8 is required (token auth)") }
+        guard let keyPath = a.value("--auth-key", environment: "ACTIVITY_PUSH_AUTH_KEY") else { throw UsageError("--auth-key AuthKey_KEYID.p8 (or env ACTIVITY_PUSH_AUTH_KEY) is required (token auth)") }
         let fileName = (keyPath as NSString).lastPathComponent
         var keyID = a.value("--key-id")
         if keyID == nil, fileName.hasPrefix("AuthKey_"), fileName.hasSuffix(".p8") {

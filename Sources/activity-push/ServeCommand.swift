@@ -14,12 +14,13 @@ let serveCommand = Command(
         usage: activity-push serve [--host 127.0.0.1] [--port 8787] [--attributes PATH]... [--bundle-id ID]
                                    [--auth-key AuthKey_KEYID.p8 [--key-id ID] --team-id TEAM]
                                    [--env sandbox|production | --url URL [--ca-file PEM]]
-                                   [--database PATH|postgres://…] [--api-token TOKEN] [--strict]
-          --host ADDR          numeric address to bind (default 127.0.0.1); any non-loopback address needs --api-token
+                                   [--database PATH|postgres://…] [--api-token-file PATH] [--strict]
+          --host ADDR          numeric address to bind (default 127.0.0.1); any non-loopback address needs an API token
           --port N             TCP port (default 8787; 0 picks a free one — the bound URL is printed)
           --attributes PATH    the app's .swift file or folder declaring its ActivityAttributes types (repeatable)
           --bundle-id ID       app bundle id; apns-topic is ID.push-type.liveactivity (default com.example.app)
           --auth-key PATH      Apple's .p8 key (token auth) — enables POST /v1/send; never shown by the API
+                               (or env ACTIVITY_PUSH_AUTH_KEY)
           --key-id ID          Key ID when the file is not named AuthKey_<KeyID>.p8
           --team-id ID         your Team ID
           --env sandbox|production   APNs environment (default sandbox)
@@ -27,7 +28,9 @@ let serveCommand = Command(
                                the page then shows the mock's device outcome for each send
           --ca-file PEM        trust this CA for --url (mock-apns over TLS)
           --database D         queue for POST /v1/enqueue: a SQLite path, sqlite:PATH or postgres://… URL
-          --api-token TOKEN    require Authorization: Bearer TOKEN on every request (or env ACTIVITY_PUSH_API_TOKEN)
+          --api-token-file PATH  require Authorization: Bearer TOKEN on every request, TOKEN being the file's
+                               first line (or env ACTIVITY_PUSH_API_TOKEN; --api-token TOKEN also works but
+                               shows the token to every user in `ps`)
           --strict             unknown content-state keys are errors in the page's checks
         prints the bound URL on the first line of standard output; stops cleanly on SIGINT or SIGTERM.
         """)
@@ -38,14 +41,14 @@ let serveCommand = Command(
     let port = try a.int("--port") ?? 8787
     let schema = try Inputs.schema(a.values("--attributes"))
     let bundleID = a.value("--bundle-id") ?? "com.example.app"
-    let keyPath = a.value("--auth-key")
+    let keyPath = a.value("--auth-key", environment: "ACTIVITY_PUSH_AUTH_KEY")
     var keyID = a.value("--key-id")
     let teamID = a.value("--team-id")
     let envName = a.value("--env") ?? "sandbox"
     let url = a.value("--url")
     let caFile = a.value("--ca-file")
     let database = a.value("--database")
-    let apiToken = a.value("--api-token") ?? ProcessInfo.processInfo.environment["ACTIVITY_PUSH_API_TOKEN"]
+    let apiToken = try a.secret("--api-token", environment: "ACTIVITY_PUSH_API_TOKEN")
     let strict = a.flag("--strict")
     try a.finish()
     if let p = a.positionals.first { throw UsageError("unexpected argument '\(p)'") }

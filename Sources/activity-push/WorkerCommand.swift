@@ -22,7 +22,7 @@ let workerCommand = Command(
           --env NAME             which queued pushes to send (their --env at enqueue) and which APNs host (default sandbox)
           --url URL              send to this server instead (https://…, or http://… for cleartext HTTP/2, e.g. mock-apns)
           --ca-file PEM          trust this CA (the one mock-apns prints)
-          --auth-key PATH        Apple's .p8 key; Key ID from the file name AuthKey_<KeyID>.p8 or --key-id
+          --auth-key PATH        Apple's .p8 key; Key ID from the file name AuthKey_<KeyID>.p8 or --key-id (or env ACTIVITY_PUSH_AUTH_KEY)
           --team-id ID           your 10-character Team ID
           --credential NAME      send only pushes queued with this --credential (default "default")
           --drain                exit once nothing is due or in flight (pushes waiting for a later retry stay queued)
@@ -57,7 +57,7 @@ let workerCommand = Command(
     }
     let caFile = a.value("--ca-file")
     if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw UsageError("\(caFile): cannot read the CA file") }
-    guard let keyPath = a.value("--auth-key") else { throw UsageError("--auth-key AuthKey_KEYID.p8 is required (token auth)") }
+    guard let keyPath = a.value("--auth-key", environment: "ACTIVITY_PUSH_AUTH_KEY") else { throw UsageError("--auth-key AuthKey_KEYID.p8 (or env ACTIVITY_PUSH_AUTH_KEY) is required (token auth)") }
     let fileName = (keyPath as NSString).lastPathComponent
     var keyID = a.value("--key-id")
     if keyID == nil, fileName.hasPrefix("AuthKey_"), fileName.hasSuffix(".p8") { keyID = String(fileName.dropFirst(8).dropLast(3)) }

@@ -35,7 +35,7 @@ guard let name = argv.first, name != "--help", name != "-h", name != "help" else
     exit(argv.isEmpty ? 2 : 0)
 }
 guard let command = commands.first(where: { $0.name == name }) else {
-    printError("activity-push: unknown command '\(name)'\n" + usage())
+    printError("activity-push: unknown command '\(name)'; run 'activity-push --help' for the list of commands")
     exit(2)
 }
 do {

@@ -118,11 +118,22 @@ enum RawHTTP {
                      + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
     }
 
-    static func connect(port: Int) throws -> Int32 {
+    /// A connected socket; `source` picks the client's loopback address (any 127.x.y.z), so tests can act as
+    /// several clients.
+    static func connect(port: Int, from source: String? = nil, receiveTimeout: Int = 20) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
-        var tv = timeval(tv_sec: 20, tv_usec: 0)
+        var tv = timeval(tv_sec: receiveTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); throw POSIXError(.EADDRNOTAVAIL) }
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port)).bigEndian
@@ -134,8 +145,8 @@ enum RawHTTP {
         return fd
     }
 
-    static func exchange(port: Int, _ request: String) throws -> Response {
-        let fd = try connect(port: port)
+    static func exchange(port: Int, from source: String? = nil, _ request: String) throws -> Response {
+        let fd = try connect(port: port, from: source)
         defer { close(fd) }
         let bytes = Array(request.utf8)
         var sent = 0

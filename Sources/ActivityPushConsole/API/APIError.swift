@@ -32,6 +32,12 @@ public struct APIError: Error, Sendable {
         APIError(400, "bad-request", "\(field): \(message)", fix: fix, field: field, position: position)
     }
 
+    /// 413: a body (declared or received) over the console's limit.
+    static func payloadTooLarge(maxBytes: Int) -> APIError {
+        APIError(413, "payload-too-large", "the request body is over \(maxBytes / 1024) KB",
+                 fix: "send at most \(maxBytes) bytes; an APNs payload is at most \(APNsLimits.deviceBodyBytes) bytes (\(APNsLimits.broadcastBodyBytes) broadcast)")
+    }
+
     public var json: JSONValue {
         var e: [(String, JSONValue)] = [("status", .int(status)), ("code", .string(code)), ("message", .string(message))]
         if let field { e.append(("field", .string(field))) }

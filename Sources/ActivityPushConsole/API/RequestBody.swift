@@ -10,8 +10,7 @@ struct RequestBody {
     ///   JSON, 400 when it is not an object.
     init(_ request: HTTPRequest, maxBytes: Int) throws(APIError) {
         if request.bodyTooLarge {
-            throw APIError(413, "payload-too-large", "the request body is over \(maxBytes / 1024) KB",
-                           fix: "send at most \(maxBytes) bytes; an APNs payload is at most \(APNsLimits.deviceBodyBytes) bytes (\(APNsLimits.broadcastBodyBytes) broadcast)")
+            throw APIError.payloadTooLarge(maxBytes: maxBytes)
         }
         guard !request.body.isEmpty else {
             throw APIError(400, "bad-json", "the request body is empty; expected a JSON object",

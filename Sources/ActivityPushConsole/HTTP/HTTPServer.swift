@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// Why the console's HTTP server could not start.
 public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
@@ -11,6 +12,12 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
 /// A small HTTP/1.1 server on libmicrohttpd: one listening thread plus one thread per connection, each request
 /// read whole (bodies over ``maxBodyBytes`` are discarded and flagged), then handed to an async handler.
 ///
+/// Bad peers cannot lock it out: the whole request head must arrive within ``headDeadlineSeconds`` of the
+/// connection opening and the whole request within ``requestDeadlineSeconds`` (a deadline, not an idle timer that
+/// each trickled byte resets; ``RequestDeadlines``); one IP address holds at most ``perClientConnectionLimit``
+/// connections; a `Content-Length` over ``maxBodyBytes``, one that is not a number, two that disagree, or one
+/// next to `Transfer-Encoding` is refused (413 / 400) before any body byte is read.
+///
 /// The handler runs as a Swift task while the connection's thread waits for it, so a slow handler (a push
 /// being sent) holds only its own connection. Call ``stop()`` to close the socket and join every thread.
 public final class HTTPServer: @unchecked Sendable {
@@ -21,20 +28,38 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port bound (the kernel's choice when 0 was asked).
     public private(set) var port: Int = 0
     public let maxBodyBytes: Int
+    /// Connections one IP address may hold at once; more are closed on accept.
+    public let perClientConnectionLimit: Int
+    /// Seconds a connection has for its whole request head (from opening, or from the previous answer).
+    public let headDeadlineSeconds: Double
+    /// Seconds a connection has for its whole request, body included.
+    public let requestDeadlineSeconds: Double
     let handler: Handler
     private var daemon: OpaquePointer?
     private let lock = NSLock()
+    let deadlines: Mutex<RequestDeadlines>
+    private var deadlineTimer: DispatchSourceTimer?
 
     /// Binds and starts serving.
     /// - Parameters:
     ///   - host: a numeric IPv4 or IPv6 address, or `localhost` (127.0.0.1).
     ///   - port: 0 picks a free port (read ``port`` afterwards).
-    ///   - maxBodyBytes: larger request bodies are not kept; the handler sees ``HTTPRequest/bodyTooLarge``.
+    ///   - maxBodyBytes: a larger declared `Content-Length` is refused with 413 before the body is read; a larger
+    ///     body sent without one is not kept (the handler sees ``HTTPRequest/bodyTooLarge``).
+    ///   - connectionLimit: connections open at once (each has its own thread).
+    ///   - perClientConnectionLimit: connections one IP address may hold at once.
+    ///   - headDeadlineSeconds, requestDeadlineSeconds: see ``RequestDeadlines``; an overdue connection is closed.
     /// - Throws: ``HTTPServerError`` when the address is not numeric or cannot be bound.
-    public init(host: String, port: Int, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 256,
+    public init(host: String, port: Int, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 512,
+                perClientConnectionLimit: Int = 32, headDeadlineSeconds: Double = 10,
+                requestDeadlineSeconds: Double = 30,
                 handler: @escaping Handler) throws(HTTPServerError) {
         self.host = host
         self.maxBodyBytes = maxBodyBytes
+        self.perClientConnectionLimit = perClientConnectionLimit
+        self.headDeadlineSeconds = headDeadlineSeconds
+        self.requestDeadlineSeconds = requestDeadlineSeconds
+        self.deadlines = Mutex(RequestDeadlines(headSeconds: headDeadlineSeconds, requestSeconds: requestDeadlineSeconds))
         self.handler = handler
         guard (0...65535).contains(port) else { throw HTTPServerError("port \(port) is out of range; use 0-65535") }
         let cls = Unmanaged.passUnretained(self).toOpaque()
@@ -43,14 +68,16 @@ public final class HTTPServer: @unchecked Sendable {
             var a = v4
             started = withUnsafePointer(to: &a) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    ap_mhd_start($0, 0, UInt32(connectionLimit), 30, accessHandler, cls, completedHandler, cls)
+                    ap_mhd_start($0, 0, UInt32(connectionLimit), UInt32(perClientConnectionLimit), 30, accessHandler, cls,
+                                 completedHandler, cls, connectionHandler, cls)
                 }
             }
         } else if let v6 = Self.ipv6(host, port: port) {
             var a = v6
             started = withUnsafePointer(to: &a) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    ap_mhd_start($0, 1, UInt32(connectionLimit), 30, accessHandler, cls, completedHandler, cls)
+                    ap_mhd_start($0, 1, UInt32(connectionLimit), UInt32(perClientConnectionLimit), 30, accessHandler, cls,
+                                 completedHandler, cls, connectionHandler, cls)
                 }
             }
         } else {
@@ -61,6 +88,25 @@ public final class HTTPServer: @unchecked Sendable {
         }
         daemon = started
         self.port = Int(ap_mhd_bound_port(started))
+        startDeadlineTimer()
+    }
+
+    /// Monotonic seconds for the deadlines.
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Every 100 ms: shuts down the sockets of connections past their deadline (libmicrohttpd then sees the
+    /// peer gone and closes the connection; its thread ends). Done under the lock that the close notification
+    /// also takes, so a socket number is never shut after libmicrohttpd has closed and reused it.
+    private func startDeadlineTimer() {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in
+            self?.deadlines.withLock { state in
+                for socket in state.overdue(at: HTTPServer.now()) { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+            }
+        }
+        timer.resume()
+        deadlineTimer = timer
     }
 
     deinit { stop() }
@@ -76,7 +122,10 @@ public final class HTTPServer: @unchecked Sendable {
         lock.lock()
         let d = daemon
         daemon = nil
+        let timer = deadlineTimer
+        deadlineTimer = nil
         lock.unlock()
+        timer?.cancel()
         if let d { MHD_stop_daemon(d) }
     }
 
@@ -136,8 +185,22 @@ private final class ResponseBox: @unchecked Sendable {
 private final class RequestState {
     var body: [UInt8] = []
     var tooLarge = false
+    /// Answered from the head alone (a refused `Content-Length`); any body is not read.
+    var refused = false
     var query: [String: String] = [:]
     var headers: [String: String] = [:]
+    /// Every `Content-Length` field as sent (a request may carry several).
+    var contentLengths: [String] = []
+}
+
+private let collectFraming: MHD_KeyValueIterator = { cls, _, key, value in
+    if let cls, let key {
+        let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
+        let name = String(cString: key).lowercased()
+        if name == "content-length" { state.contentLengths.append(value.map { String(cString: $0) } ?? "") }
+        if name == "transfer-encoding" { state.headers[name] = value.map { String(cString: $0) } ?? "" }
+    }
+    return ap_mhd_yes()
 }
 
 private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
@@ -161,17 +224,29 @@ private let collectQuery: MHD_KeyValueIterator = { cls, _, key, value in
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
     guard let cls, let connection, let conCls, let uploadDataSize else { return ap_mhd_no() }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let connectionKey = UInt(bitPattern: connection)
     guard let raw = conCls.pointee else {
-        // First call: headers only. Refuse a declared oversized body before reading it.
+        // First call: the head is complete. Refuse a declared body that is impossible, ambiguous or too large
+        // before reading any of it.
+        server.deadlines.withLock { $0.headReceived(connectionKey) }
         let state = RequestState()
-        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
-        if let cl = ap_mhd_header(connection, "Content-Length").map({ String(cString: $0) }),
-           let n = Int(cl), n > server.maxBodyBytes {
-            state.tooLarge = true
+        let stateRaw = Unmanaged.passRetained(state).toOpaque()
+        conCls.pointee = stateRaw
+        _ = ap_mhd_each_header(connection, collectFraming, stateRaw)
+        if let refusal = BodyFraming.refusal(contentLengths: state.contentLengths,
+                                             transferEncoding: state.headers["transfer-encoding"],
+                                             maxBodyBytes: server.maxBodyBytes) {
+            state.refused = true
+            server.deadlines.withLock { $0.requestReceived(connectionKey) }
+            return queue(refusal, on: connection)
         }
         return ap_mhd_yes()
     }
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    if state.refused {
+        uploadDataSize.pointee = 0
+        return ap_mhd_yes()
+    }
     let n = uploadDataSize.pointee
     if n > 0 {
         if !state.tooLarge, let uploadData {
@@ -187,13 +262,18 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         uploadDataSize.pointee = 0
         return ap_mhd_yes()
     }
+    server.deadlines.withLock { $0.requestReceived(connectionKey) }
     _ = ap_mhd_each_header(connection, collectHeader, raw)
     _ = ap_mhd_each_query(connection, collectQuery, raw)
     let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET",
                               path: url.map { String(cString: $0) } ?? "/",
                               query: state.query, headers: state.headers, body: state.body,
                               bodyTooLarge: state.tooLarge)
-    let response = server.respond(to: request)
+    return queue(server.respond(to: request), on: connection)
+}
+
+/// Hands a response to libmicrohttpd (body and headers copied).
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
     var names = response.headers.map { strdup($0.name) }
     var values = response.headers.map { strdup($0.value) }
     defer {
@@ -215,9 +295,27 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return ok == 1 ? ap_mhd_yes() : ap_mhd_no()
 }
 
-/// Releases the per-request state when the request ends (answered, timed out or the client went away).
-private let completedHandler: MHD_RequestCompletedCallback = { _, _, conCls, _ in
+/// Releases the per-request state when the request ends (answered, timed out or the client went away); a
+/// kept-alive connection's next request head starts its deadline now.
+private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
+    if let cls, let connection {
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        server.deadlines.withLock { $0.answered(UInt(bitPattern: connection), at: HTTPServer.now()) }
+    }
     guard let conCls, let raw = conCls.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(raw).release()
     conCls.pointee = nil
+}
+
+/// Watches each connection from its start to its close for the request deadlines.
+private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let key = UInt(bitPattern: connection)
+    if ap_mhd_notify_started(code) != 0 {
+        let socket = ap_mhd_connection_fd(connection)
+        server.deadlines.withLock { $0.opened(key, socket: socket, at: HTTPServer.now()) }
+    } else {
+        server.deadlines.withLock { $0.closed(key) }
+    }
 }

@@ -29,6 +29,8 @@ public struct SchemaReadError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let noActivityAttributes = Kind(rawValue: "no-activity-attributes")
         /// `bad-description`: a schema description (`activity-push schema --format json`) has the wrong shape.
         public static let badDescription = Kind(rawValue: "bad-description")
+        /// `too-large`: a Swift source file is over ``SwiftSourceReader/maxFileBytes``.
+        public static let tooLarge = Kind(rawValue: "too-large")
         /// `bad-units`: an `activity-push.units` declaration file is unreadable, malformed or names nothing read.
         public static let badUnits = Kind(rawValue: "bad-units")
     }

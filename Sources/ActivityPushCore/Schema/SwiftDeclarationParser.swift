@@ -12,6 +12,9 @@ struct SwiftDeclarationParser {
     /// Height of the type tree the last `parseType()` returned (`[Int?]` is 3).
     private var lastTypeHeight = 0
     private var declarationNesting = 0
+    /// `parseType()` calls plus tokens skipped by bracket matching so far; bounded by ``workBudget`` so that
+    /// no input makes reading superlinear.
+    private var work = 0
 
     /// Deepest type syntax read (`[[…]]`, `Array<Array<…>>`, `T??…`): real declarations stay far below it, and
     /// the resolver and the schema JSON (read back by `check --schema`) stay within the stack and the
@@ -19,6 +22,10 @@ struct SwiftDeclarationParser {
     static let maxTypeNesting = 48
     /// Deepest nesting of type declarations (`struct A { struct B { … } }`).
     static let maxDeclarationNesting = 48
+
+    /// Most work (see `work`) for a file of `tokens` tokens. Real code does about two units per token; a failed
+    /// type is read again from its start, so broken nesting (`[Array<[Array<…`) could multiply the work.
+    static func workBudget(tokens: Int) -> Int { 16 * tokens + 1024 }
 
     /// Parses one file's text. Throws on unterminated literals/comments and unbalanced brackets.
     static func parse(text: String, file: String) throws(SwiftSyntaxError) -> SwiftDeclarations {
@@ -51,14 +58,26 @@ struct SwiftDeclarationParser {
     }
 
     private func source(_ from: Int, _ to: Int) -> String {
-        guard from < to, from < t.count else { return "" }
+        let to = min(to, t.count)
+        guard from < to else { return "" }
         return String(decoding: bytes[t[from].start..<t[to - 1].end], as: UTF8.self)
     }
 
     private static let closers: [UInt8: UInt8] = [0x28: 0x29, 0x5B: 0x5D, 0x7B: 0x7D]
 
+    /// Counts `units` of work; throws once the file's ``workBudget`` is spent.
+    private mutating func spend(_ units: Int) throws(SwiftSyntaxError) {
+        work += units
+        guard work > Self.workBudget(tokens: t.count) else { return }
+        let line = p < t.count ? t[p].line : (t.last?.line ?? 1)
+        throw SwiftSyntaxError(line: line, message: "type syntax too tangled to read (unbalanced '<', '[' or '(' near here)",
+                               fix: "correct the type's brackets so the file compiles")
+    }
+
     /// At `(`, `[` or `{`: moves past the matching closer.
     private mutating func skipBalanced() throws(SwiftSyntaxError) {
+        let first = p
+        defer { work += p - first }
         var stack: [(closer: UInt8, line: Int, open: UInt8)] = []
         repeat {
             let tok = t[p]
@@ -357,6 +376,7 @@ struct SwiftDeclarationParser {
         typeNesting += 1
         defer { typeNesting -= 1 }
         try checkTypeNesting()
+        try spend(1)
         let start = p
         while p < t.count {
             if t[p].kind == .attribute {
@@ -403,13 +423,15 @@ struct SwiftDeclarationParser {
                 if isPunct("<"), !t[p].spaceBefore {
                     p += 1
                     while p < t.count, !isPunct(">") {
+                        // `<` never closed: the enclosing bracket or body is the caller's.
+                        if isPunct("{") || isPunct("}") || isPunct("]") || isPunct(")") { break }
                         if let (arg, _) = try parseType() {
                             component.arguments.append(arg)
                             height = max(height, lastTypeHeight + 1)
                         } else { p += 1 }
                         if isPunct(",") { p += 1 }
                     }
-                    p += 1
+                    if isPunct(">") { p += 1 }
                 }
                 components.append(component)
                 if isPunct("."), !t[p].spaceBefore, p + 1 < t.count, t[p + 1].kind == .identifier { p += 1 } else { break }
@@ -643,7 +665,7 @@ struct SwiftDeclarationParser {
                     }
                     if isPunct(",") { p += 1 }
                 }
-                p += 1
+                if isPunct(")") { p += 1 }
                 decl.associated = values
             }
             if isPunct("=") {

@@ -11,12 +11,16 @@ import Foundation
 /// recursion and wrappers from elsewhere become ``ValueShape/unresolved(typeName:reason:)`` — their values are not
 /// judged — unless `activity-push.units` next to the sources declares their shape (``UnitDeclarations``).
 public enum SwiftSourceReader {
+    /// The largest source file read (an `ActivityAttributes` file is a few KB); a larger one is refused from
+    /// its size, unread.
+    public static let maxFileBytes = 8 << 20
+
     /// Reads every `.swift` file given (folders: every `.swift` file below them, sorted; hidden folders
     /// such as `.build` are skipped).
     /// - Throws: ``SchemaReadError`` when a path is unreadable, a folder holds no `.swift` file, a file has a
     ///   syntax problem that prevents reading (unterminated string or comment, unbalanced braces, `#if`
     ///   without `#endif`; the error names file:line), a type or declaration nested deeper than the reader's
-    ///   limit (48 levels, named in the message), or no file declares a type conforming to `ActivityAttributes`.
+    ///   limit (48 levels, named in the message), a file over ``maxFileBytes``, or no file declares a type conforming to `ActivityAttributes`.
     public static func read(paths: [String]) throws(SchemaReadError) -> ActivitySchema {
         guard !paths.isEmpty else {
             throw SchemaReadError(.noSource, "no Swift source given",
@@ -56,6 +60,10 @@ public enum SwiftSourceReader {
         }
         var sources: [(file: String, text: String)] = []
         for file in files {
+            if let size = (try? fm.attributesOfItem(atPath: file))?[.size] as? Int, size > maxFileBytes {
+                throw SchemaReadError(.tooLarge, file: file, "'\(file)' is \(size >> 20) MB, over the \(maxFileBytes >> 20) MB limit for a Swift source file",
+                                      fix: "pass the files that declare your ActivityAttributes types")
+            }
             guard let data = fm.contents(atPath: file) else {
                 throw SchemaReadError(.unreadable, file: file, "cannot read '\(file)': permission denied or not a regular file",
                                       fix: "check the path and its permissions")

@@ -27,16 +27,23 @@ enum LiveActivityKeys {
     /// `contentState` → `content-state`), or nil.
     static func intendedKey(for key: String) -> String? {
         let folded = fold(key)
-        for k in all where fold(k) == folded { return k }
+        // Longer than every key name plus the edits allowed: nothing to compare (keeps a long key linear).
+        guard folded.utf8.count <= longestFoldedKey + 2 else { return nil }
+        for (k, foldedKey) in foldedKeys where foldedKey == folded { return k }
         // Plural / singular and one-edit typos.
         var best: (String, Int)? = nil
-        for k in all {
-            let d = editDistance(folded, fold(k))
-            if d <= 2, d < (best?.1 ?? Int.max) { best = (k, d) }
+        for (k, foldedKey) in foldedKeys {
+            guard let d = editDistance(folded, foldedKey, atMost: 2) else { continue }
+            if d < (best?.1 ?? Int.max) { best = (k, d) }
         }
         if let best, best.1 <= (folded.count > 6 ? 2 : 1) { return best.0 }
         return nil
     }
+
+    /// Each key with its folded form, in a fixed order.
+    static let foldedKeys: [(key: String, folded: String)] = all.sorted().map { ($0, fold($0)) }
+    /// UTF-8 length of the longest folded key name (`inputpushchannel`).
+    static let longestFoldedKey = foldedKeys.map(\.folded.utf8.count).max() ?? 0
 
     /// Lowercased with `-`, `_` and spaces removed: `content_state`, `contentState`, `Content-State` all fold equal.
     static func fold(_ s: String) -> String {
@@ -59,6 +66,37 @@ enum LiveActivityKeys {
         if f.contains("sound") { return "aps.alert.sound" }
         return "aps.alert.body"
     }
+}
+
+/// The Levenshtein distance when it is at most `limit`, else nil. Strings whose lengths differ by more than
+/// `limit` are answered without the quadratic table, so a 4 KB key compared with Apple's short key names costs
+/// nothing (a fuzzed payload of long keys took 0.8 s before).
+///
+/// Only the diagonal band of width `2 × limit + 1` is computed, and a row whose every cell is over the limit
+/// ends the search: comparing a key with Apple's eleven key names costs about as much as reading it.
+func editDistance(_ a: String, _ b: String, atMost limit: Int) -> Int? {
+    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+    guard abs(a.count - b.count) <= limit else { return nil }
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    let over = limit + 1  // any value past the limit
+    var previous = [Int](repeating: over, count: b.count + 1)
+    var current = previous
+    for column in 0...min(b.count, limit) { previous[column] = column }
+    for row in 1...a.count {
+        let low = max(1, row - limit), high = min(b.count, row + limit)
+        current[low - 1] = low == 1 ? min(row, over) : over
+        var rowMinimum = current[low - 1]
+        for column in low...high {
+            let substitution = previous[column - 1] + (a[row - 1] == b[column - 1] ? 0 : 1)
+            let value = min(previous[column] + 1, current[column - 1] + 1, substitution, over)
+            current[column] = value
+            rowMinimum = min(rowMinimum, value)
+        }
+        if high < b.count { current[high + 1] = over }
+        if rowMinimum > limit { return nil }
+        swap(&previous, &current)
+    }
+    return previous[b.count] <= limit ? previous[b.count] : nil
 }
 
 /// Levenshtein distance (small strings only).

@@ -74,8 +74,10 @@ extension PushCheck {
             if let t = schema.types.first(where: { $0.name == bare }) { return (t, .modulePrefix) }
             if let t = schema.types.first(where: { $0.name.lowercased() == bare.lowercased() }) { return (t, .caseOnly) }
         }
-        let scored = schema.types.map { ($0, editDistance($0.name.lowercased(), name.lowercased())) }.min(by: { $0.1 < $1.1 })
-        if let (t, d) = scored, d <= max(2, t.name.count / 5) { return (t, .similar) }
+        let scored = schema.types.compactMap { type in
+            editDistance(type.name.lowercased(), name.lowercased(), atMost: max(2, type.name.count / 5)).map { (type, $0) }
+        }.min(by: { $0.1 < $1.1 })
+        if let (t, _) = scored { return (t, .similar) }
         return (nil, .none)
     }
 }

@@ -1,0 +1,6 @@
+// libFuzzer entry for FuzzInputDrivers.deviceLog (built by Fuzz/build.sh, run by `make fuzz`).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzInputDrivers.deviceLog(count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count)))
+    return 0
+}
