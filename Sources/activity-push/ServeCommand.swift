@@ -83,6 +83,14 @@ let serveCommand = Command(
         schema: schema, bundleID: bundleID, environmentName: url ?? envName, queueEnvironment: envName,
         apiToken: (apiToken?.isEmpty ?? true) ? nil : apiToken, readMockJournal: url != nil, strict: strict)
     let api = ConsoleAPI(configuration: configuration, client: client, outbox: outbox)
+    // SIGINT / SIGTERM are blocked before the server's threads start (they inherit the mask) and taken with
+    // sigwait below, so a signal sent the moment the URL is printed stays pending instead of being lost (handlers
+    // installed after the banner once let a quick SIGTERM go unanswered, and the server never stopped).
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
     let server: ConsoleServer
     do { server = try ConsoleServer(host: host, port: port, api: api) } catch { throw UsageError("\(error)") }
 
@@ -93,17 +101,8 @@ let serveCommand = Command(
                + "\(configuration.apiToken != nil ? "; API token required" : ""))")
 
     // Wait for SIGINT / SIGTERM, then shut down in order.
-    let stop = DispatchSemaphore(value: 0)
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
-        let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-        s.setEventHandler { stop.signal() }
-        s.resume()
-        return s
-    }
-    stop.wait()
-    sources.forEach { $0.cancel() }
+    var received: Int32 = 0
+    sigwait(&signals, &received)
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         await server.shutdown()
