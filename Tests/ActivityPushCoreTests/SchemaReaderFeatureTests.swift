@@ -164,6 +164,25 @@ final class SchemaReaderFeatureTests: XCTestCase {
         XCTAssertTrue(element.unresolvedReason?.contains("recursive") == true)
     }
 
+    /// Only single-value decoders whose meaning is certain are read; arithmetic, fallbacks and conversions are
+    /// unresolved with the reason (README: "never guessed").
+    func testCustomDecodersAreReadExactlyOrUnresolved() throws {
+        let t = try type("GuessedDecoders.swift", "GuessAttributes")
+        let cs = try XCTUnwrap(t.contentState.object)
+        for key in ["slash", "times", "exp"] {
+            guard case .customDate(.unixMilliseconds)? = cs.property(forKey: key)?.shape else {
+                XCTFail("\(key): ÷ 1000 of timeIntervalSince1970 is UNIX milliseconds, got \(cs.property(forKey: key)?.shape.brief ?? "nothing")")
+                continue
+            }
+        }
+        let expected = ["refMillis": "milliseconds since 2001", "shifted": "arithmetic (`+ 978307200`)",
+                        "stringNumber": "`??`", "lenient": "`try?`"]
+        for (key, why) in expected {
+            let reason = cs.property(forKey: key)?.shape.unresolvedReason ?? ""
+            XCTAssertTrue(reason.contains(why), "\(key) must be unresolved because of \(why), got \(cs.property(forKey: key)?.shape.brief ?? "nothing") \(reason)")
+        }
+    }
+
     func testCustomDecoderOnContentStateC09() throws {
         let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.cases.appendingPathComponent("C09").path])
         let t = try XCTUnwrap(schema.type(named: "TimerAttributes"))

@@ -64,6 +64,16 @@ final class UnitDeclarationTests: XCTestCase {
         }
     }
 
+    /// CRLF line endings and `NAME:SHAPE` without a space read as the README promises (QA item 12).
+    func testCRLFAndColonWithoutSpace() throws {
+        var declarations = UnitDeclarations()
+        try declarations.add(text: "# units\r\nEpochSecondsDate unix-seconds\r\nMoney:string\r\nA.b : integer\r\n", file: "u")
+        XCTAssertEqual(declarations["EpochSecondsDate"]?.shape, .date(.unixSeconds))
+        XCTAssertEqual(declarations["Money"]?.shape, .string)
+        XCTAssertEqual(declarations["Money"]?.location.line, 3)
+        XCTAssertEqual(declarations["A.b"]?.shape, .integer)
+    }
+
     /// `schema --format json` then `check --schema` keeps what is new here: custom dates, types that store
     /// nothing, renamed keyed-enum cases.
     func testSchemaDescriptionRoundTripKeepsTheNewShapes() throws {

@@ -747,26 +747,39 @@ struct SwiftDeclarationParser {
         let start = p
         try skipFunctionLike()
         if let idx = typeIndex, out.types[idx].hasDecoderInit, out.types[idx].singleValueDecoding == nil {
-            out.types[idx].singleValueDecoding = singleValueDecoding(in: start, p)
+            switch singleValueDecoding(in: start, p) {
+            case .decoding(let reading): out.types[idx].singleValueDecoding = reading
+            case .unmodelled(let why): out.types[idx].customDecoderNote = why
+            case .notSingleValue: break
+            }
         }
     }
 
     /// Reads an `init(from:)` body (tokens `from..<to`) for the single-value shape: `singleValueContainer()`, no
-    /// keyed or unkeyed container, and every `decode(T.self)` of one type `T`. A `Date` built from it with
-    /// `timeIntervalSince1970` (÷ 1000 → milliseconds), `timeIntervalSinceReferenceDate` or an ISO 8601
-    /// formatter gives the date's encoding.
-    private func singleValueDecoding(in from: Int, _ to: Int) -> SingleValueDecoding? {
+    /// keyed or unkeyed container, and every `decode(T.self)` of one type `T`. Only shapes whose meaning is certain
+    /// are modelled: the decoded value stored as it is, handed to `Date(timeIntervalSince1970:)` /
+    /// `Date(timeIntervalSinceReferenceDate:)` unchanged, divided by exactly `1000` (`/ 1000`, `/ 1000.0`, `/ 1e3`,
+    /// `* 0.001`: UNIX milliseconds), or an ISO 8601 formatter's `date(from:)` with a `guard … else { throw … }`.
+    /// Anything else — other arithmetic, `??` or `try?` fallbacks, `if`/`switch`, conversions of a non-integer —
+    /// is `.unmodelled(reason)`, never guessed.
+    private func singleValueDecoding(in from: Int, _ to: Int) -> SingleValueReading {
         var single = false
         var decoded: [String] = []
         var decodedType: SwiftTypeSyntax?
         var identifiers: Set<String> = []
-        var thousand = false
+        var divisions: [String] = []
         var k = from
         while k < to {
             let tok = t[k]
             if tok.kind == .identifier {
                 identifiers.insert(tok.text)
                 if tok.text == "singleValueContainer" { single = true }
+                if tok.text == "try", isPunct("?", at: k + 1) || isPunct("!", at: k + 1) {
+                    return .unmodelled("`try\(isPunct("?", at: k + 1) ? "?" : "!")` turns a decoding failure into a fallback")
+                }
+                if ["if", "switch", "catch", "do", "while", "for", "return"].contains(tok.text) {
+                    return .unmodelled("the body branches or returns (`\(tok.text)`)")
+                }
                 if tok.text == "decode", isPunct("(", at: k + 1), k + 2 < to {
                     // decode(Type.self): the tokens up to `.self`
                     var j = k + 2
@@ -780,24 +793,57 @@ struct SwiftDeclarationParser {
                         decoded.append(names.joined(separator: "."))
                         decodedType = .named(names.map { .init(name: $0, arguments: []) })
                     } else {
-                        return nil  // decode([T].self), decode(T<U>.self)…: not the simple shape
+                        return .notSingleValue  // decode([T].self), decode(T<U>.self)…: not the simple shape
                     }
                 }
-            } else if tok.kind == .number, tok.text.replacingOccurrences(of: "_", with: "") == "1000" {
-                thousand = true
+            } else if isPunct("?", at: k), isPunct("?", at: k + 1) {
+                return .unmodelled("`??` substitutes a fallback value")
+            } else if tok.kind == .op || tok.kind == .punct,
+                      case let op = String(decoding: bytes[tok.start..<tok.end], as: UTF8.self),
+                      ["+", "-", "*", "/", "%", "??", "<<", ">>", "&", "|", "^", "~", "+=", "-=", "*=", "/=", "&+", "&*", "&-"].contains(op) {
+                if op == "??" { return .unmodelled("`??` substitutes a fallback value") }
+                let operand = k + 1 < to && t[k + 1].kind == .number ? t[k + 1].text.replacingOccurrences(of: "_", with: "") : ""
+                if op == "/", ["1000", "1000.0", "1e3", "1E3", "1_000"].contains(operand) {
+                    divisions.append("/")
+                } else if op == "*", ["0.001", "1e-3", "1E-3"].contains(operand) {
+                    divisions.append("*")
+                } else {
+                    return .unmodelled("the decoded value goes through arithmetic (`\(op)\(operand.isEmpty ? "" : " " + operand)`)")
+                }
             }
             k += 1
         }
         guard single, !identifiers.contains("unkeyedContainer"), !identifiers.contains("nestedContainer"),
-              !identifiers.contains("keyedBy"), let decodedType, Set(decoded).count == 1 else { return nil }
+              !identifiers.contains("keyedBy"), let decodedType, Set(decoded).count == 1 else { return .notSingleValue }
+        let integerTypes: Set<String> = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"]
+        let decodedName = decoded[0].split(separator: ".").last.map(String.init) ?? ""
+        // Conversions: only an integer widened to a floating type (exact below 2^53) is understood.
+        for name in ["Double", "Float", "TimeInterval", "CGFloat", "Int", "Int64", "Int32", "String", "Decimal", "UInt64", "NSNumber"] where identifiers.contains(name) && name != decodedName {
+            var at = from
+            while at < to {
+                if isIdent(name, at: at), isPunct("(", at: at + 1), !isPunct(".", at: at - 1) {
+                    guard ["Double", "TimeInterval"].contains(name), integerTypes.contains(decodedName) else {
+                        return .unmodelled("the decoded \(decodedName) is converted with `\(name)(…)`")
+                    }
+                }
+                at += 1
+            }
+        }
+        if divisions.count > 1 { return .unmodelled("the decoded value is scaled more than once") }
         var encoding: DateEncoding?
         if identifiers.contains("timeIntervalSince1970") {
-            encoding = thousand ? .unixMilliseconds : .unixSeconds
+            encoding = divisions.isEmpty ? .unixSeconds : .unixMilliseconds
         } else if identifiers.contains("timeIntervalSinceReferenceDate") {
+            guard divisions.isEmpty else { return .unmodelled("milliseconds since 2001 are not modelled") }
             encoding = .referenceSeconds
         } else if identifiers.contains("ISO8601DateFormatter") || identifiers.contains("iso8601") {
+            guard divisions.isEmpty else { return .unmodelled("an ISO 8601 string cannot be divided") }
             encoding = .iso8601
+        } else if !divisions.isEmpty {
+            return .unmodelled("the decoded value is scaled (÷ 1000) into something that is not a Date")
+        } else if identifiers.contains("Date") {
+            return .unmodelled("a Date is built in a way that is not modelled")
         }
-        return SingleValueDecoding(decoded: decodedType, dateEncoding: encoding)
+        return .decoding(SingleValueDecoding(decoded: decodedType, dateEncoding: encoding))
     }
 }

@@ -328,7 +328,8 @@ struct SwiftSchemaResolver {
                 let shape = self.shape(of: single.decoded, scope: decl.path)
                 if case .unresolved = shape {} else { return shape }
             }
-            return .unresolved(typeName: name, reason: "\(name) has a custom init(from:) (\(custom.file):\(custom.line)); its decoding is not modelled — declare its shape in \(UnitDeclarations.fileName) next to the Swift source (e.g. `\(name) unix-seconds`, or `\(name) keyed`)")
+            let note = custom.customDecoderNote.map { " (\($0))" } ?? ""
+            return .unresolved(typeName: name, reason: "\(name) has a custom init(from:) (\(custom.file):\(custom.line))\(note); its decoding is not modelled — declare its shape in \(UnitDeclarations.fileName) next to the Swift source (e.g. `\(name) unix-seconds`, or `\(name) keyed`)")
         }
         switch decl.kind {
         case .protocol:
