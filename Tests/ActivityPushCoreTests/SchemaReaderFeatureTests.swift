@@ -183,6 +183,21 @@ final class SchemaReaderFeatureTests: XCTestCase {
         }
     }
 
+    /// Per-case CodingKeys rename a keyed enum's associated values; messages name Swift types as written (QA item 2).
+    func testPerCaseCodingKeysAndSwiftSpellingInMessages() throws {
+        let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.fixture("QAAgreement.swift")])
+        let lamp = try XCTUnwrap(schema.type(named: "LampAttributes"))
+        let body = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"light": {"blinking": {"rate": 2, "times": 3}}, "since": 1767225600000, "until": 1767225600000}}}"#
+        let report = Validator(schema: ActivitySchema(types: [lamp], files: [])).check(body: Array(body.utf8), nowUnixSeconds: 1_767_225_600)
+        let missing = try XCTUnwrap(report.errors.first { $0.code.rawValue == "missing-required-key" })
+        XCTAssertEqual(missing.path, "aps.content-state.light.blinking.hz")
+        let text = missing.message + " " + (missing.fix ?? "")
+        XCTAssertTrue(text.contains("(Double)") && !text.contains("floating(") && !text.contains("IntegerKind"), text)
+        // Extension of the content state through its typealias: its CodingKeys apply.
+        let score = try XCTUnwrap(schema.type(named: "ScoreAttributes")?.contentState.object)
+        XCTAssertEqual(score.properties.map(\.key), ["home", "away"])
+    }
+
     func testCustomDecoderOnContentStateC09() throws {
         let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.cases.appendingPathComponent("C09").path])
         let t = try XCTUnwrap(schema.type(named: "TimerAttributes"))

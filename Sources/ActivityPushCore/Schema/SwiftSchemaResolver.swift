@@ -46,6 +46,17 @@ struct SwiftSchemaResolver {
                 extensions[path, default: []] += list
             }
         }
+        // Types nested in an extension of an alias (`extension Match.ContentState { enum CodingKeys … }` with
+        // `typealias ContentState = MatchState`) are members of the real type too: `MatchState.CodingKeys`.
+        let nested = decls.types.indices.filter { decls.types[$0].kind != .extension && decls.types[$0].path.count > 1 }
+            .sorted { decls.types[$0].path.count < decls.types[$1].path.count }
+        for i in nested {
+            let path = decls.types[i].path
+            let parent = path.dropLast().joined(separator: ".")
+            guard types[parent] == nil, let real = canonicalPath(Array(path.dropLast()), scope: []), real != parent else { continue }
+            let key = real + "." + path[path.count - 1]
+            if types[key] == nil { types[key] = i }
+        }
     }
 
     // MARK: ActivityAttributes types
@@ -367,6 +378,19 @@ struct SwiftSchemaResolver {
         case unsupported(ValueShape)
     }
 
+    /// The renamed associated values of enum case `name` (`<Case>CodingKeys` with `String` raw values, the case's
+    /// first letter capitalised): Swift label → JSON key. Empty when there is no such enum.
+    private func caseCodingKeys(of path: [String], case name: String) -> [String: String] {
+        guard let first = name.first else { return [:] }
+        let keysName = first.uppercased() + name.dropFirst() + "CodingKeys"
+        guard case .type(let i)? = member(keysName, of: path), decls.types[i].kind == .enum else { return [:] }
+        let keys = decls.types[i]
+        guard keys.inherited.contains(where: { Self.describe($0) == "String" || Self.describe($0) == "Swift.String" }) else { return [:] }
+        var renamed: [String: String] = [:]
+        for c in keys.cases { if case .string(let s)? = c.raw { renamed[c.name] = s } }
+        return renamed
+    }
+
     private func codingKeys(of path: [String]) -> CodingKeysLookup {
         guard let e = member("CodingKeys", of: path) else { return .none }
         guard case .type(let i) = e, decls.types[i].kind == .enum else {
@@ -486,8 +510,12 @@ struct SwiftSchemaResolver {
                 nextFloat += 1
             case nil:
                 var values: [(key: String, shape: ValueShape)] = []
+                // Per-case keys: `enum BlinkingCodingKeys: String, CodingKey { case rate = "hz" }` renames the
+                // associated value `rate` of case `blinking` (SE-0295).
+                let perCase = caseCodingKeys(of: decl.path, case: c.name)
                 for (k, v) in (c.associated ?? []).enumerated() {
-                    values.append((v.label ?? "_\(k)", shape(of: v.type, scope: decl.path)))
+                    let swiftName = v.label ?? "_\(k)"
+                    values.append((perCase[swiftName] ?? swiftName, shape(of: v.type, scope: decl.path)))
                 }
                 cases.append(.init(name: c.name, rawValue: nil, associatedValues: values, key: caseKeys?[c.name]))
             }

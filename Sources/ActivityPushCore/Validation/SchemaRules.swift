@@ -469,7 +469,7 @@ struct ShapeJudge {
             }
             let fields = StructShape(name: "\(e.name).\(c.name)",
                                      properties: c.associatedValues.map {
-                                         StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: "\($0.shape)")
+                                         StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: $0.shape.swiftSpelling)
                                      })
             descend(m.key) { $0.judgeObject(m.value, fields, region: region) }
         }

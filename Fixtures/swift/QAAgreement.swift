@@ -1,0 +1,59 @@
+import ActivityKit
+import Foundation
+
+// Shapes an adversarial test found misread (issue 13 QA), each checked against JSONDecoder by DecoderOracleTests.
+
+/// ÷ 1000.0 of a decoded Double: UNIX milliseconds.
+struct MillisDouble: Codable, Hashable {
+    var date: Date
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        date = Date(timeIntervalSince1970: try c.decode(Double.self) / 1000.0)
+    }
+}
+
+/// × 0.001 of a decoded Double: UNIX milliseconds.
+struct MillisTimes: Codable, Hashable {
+    var date: Date
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        date = Date(timeIntervalSince1970: try c.decode(Double.self) * 0.001)
+    }
+}
+
+/// Keyed enum whose case renames its associated value (SE-0295 per-case CodingKeys).
+enum Light: Codable, Hashable {
+    case off
+    case blinking(rate: Double, times: Int)
+    enum BlinkingCodingKeys: String, CodingKey {
+        case rate = "hz"
+        case times
+    }
+}
+
+struct ScoreState: Codable, Hashable {
+    var homeScore: Int
+    var awayScore: Int
+}
+
+/// CodingKeys declared in an extension that names the content state through a typealias.
+struct ScoreAttributes: ActivityAttributes {
+    typealias ContentState = ScoreState
+    var venue: String
+}
+
+extension ScoreAttributes.ContentState {
+    enum CodingKeys: String, CodingKey {
+        case homeScore = "home"
+        case awayScore = "away"
+    }
+}
+
+struct LampAttributes: ActivityAttributes {
+    struct ContentState: Codable, Hashable {
+        var light: Light
+        var since: MillisDouble
+        var until: MillisTimes
+    }
+    var lampID: String
+}
