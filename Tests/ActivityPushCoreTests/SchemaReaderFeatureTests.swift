@@ -198,6 +198,19 @@ final class SchemaReaderFeatureTests: XCTestCase {
         XCTAssertEqual(score.properties.map(\.key), ["home", "away"])
     }
 
+    /// A `KeyedDecodingContainer.decode(_: X.Type, forKey:)` overload makes X-typed properties unresolved and never
+    /// required (QA item 5): an absent `count` decodes (the overload's default).
+    func testKeyedDecodingContainerOverloadIsNotRequired() throws {
+        let t = try type("DecodeOverload.swift", "DefaultsAttributes")
+        let count = try XCTUnwrap(t.contentState.object?.property(forKey: "count"))
+        XCTAssertFalse(count.isRequired)
+        XCTAssertTrue(count.shape.unwrapped.unresolvedReason?.contains("overloads KeyedDecodingContainer.decode(_: DefaultZero.Type") == true,
+                      count.shape.unwrapped.unresolvedReason ?? "resolved")
+        let body = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"p": {"wrappedValue": 1}}}}"#
+        let report = Validator(schema: ActivitySchema(types: [t], files: [])).check(body: Array(body.utf8), nowUnixSeconds: 1_767_225_600)
+        XCTAssertEqual(report.errors.map(\.code.rawValue), [])
+    }
+
     func testCustomDecoderOnContentStateC09() throws {
         let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.cases.appendingPathComponent("C09").path])
         let t = try XCTUnwrap(schema.type(named: "TimerAttributes"))

@@ -226,7 +226,10 @@ struct SwiftDeclarationParser {
             try parseTypealias(scope: scope)
         case "init":
             try parseInit(typeIndex: typeIndex)
-        case "func", "deinit", "subscript", "operator", "precedencegroup", "associatedtype", "import", "macro":
+        case "func":
+            recordDecodeOverload(typeIndex: typeIndex)
+            try skipFunctionLike()
+        case "deinit", "subscript", "operator", "precedencegroup", "associatedtype", "import", "macro":
             try skipFunctionLike()
         default:
             try skipStatement()
@@ -726,6 +729,23 @@ struct SwiftDeclarationParser {
         if let (type, _) = try parseType() {
             out.typealiases.append(SwiftTypealiasDecl(path: scope + [name], target: type, isGeneric: isGeneric,
                                                       file: file, line: line))
+        }
+    }
+
+    /// `extension KeyedDecodingContainer { func decode(_ type: X.Type, forKey key: Key) … }` (the `@DefaultValue`
+    /// idiom): every `X` it overloads changes how `X`-typed properties decode; recorded with its location.
+    private mutating func recordDecodeOverload(typeIndex: Int?) {
+        guard let idx = typeIndex, out.types[idx].kind == .extension,
+              ["KeyedDecodingContainer", "KeyedDecodingContainerProtocol"].contains(out.types[idx].path.last ?? ""),
+              isIdent("decode", at: p + 1) || isIdent("decodeIfPresent", at: p + 1) else { return }
+        var k = p + 2
+        var depth = 0
+        while k + 2 < t.count {
+            if isPunct("(", at: k) { depth += 1 } else if isPunct(")", at: k) { depth -= 1; if depth == 0 { break } }
+            if t[k].kind == .identifier, isPunct(".", at: k + 1), isIdent("Type", at: k + 2) {
+                out.decodeOverloads[t[k].text] = SwiftSourceLocation(file: file, line: t[p].line)
+            }
+            k += 1
         }
     }
 

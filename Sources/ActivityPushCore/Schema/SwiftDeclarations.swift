@@ -105,6 +105,8 @@ struct SwiftTypealiasDecl: Sendable {
 struct SwiftDeclarations: Sendable {
     var types: [SwiftTypeDecl] = []
     var typealiases: [SwiftTypealiasDecl] = []
+    /// Types given their own `KeyedDecodingContainer.decode(_:forKey:)` overload, with where it is declared.
+    var decodeOverloads: [String: SwiftSourceLocation] = [:]
 }
 
 /// A custom `init(from:)` that decodes one value from a single-value container, and what it makes of it.

@@ -432,6 +432,15 @@ struct SwiftSchemaResolver {
                 continue
             }
             var shape: ValueShape
+            let decodedName: String? = prop.wrapper ?? { if case .named(let comps)? = prop.type { return comps.last?.name }; return nil }()
+            if units[decl.qualifiedName + "." + prop.name] == nil, let decodedName, let overload = decls.decodeOverloads[decodedName] {
+                // `KeyedDecodingContainer.decode(_: X.Type, forKey:)` replaces the synthesized read of this key
+                // (often a default when absent): what it accepts is the overload's code, not modelled.
+                properties.append(StoredProperty(name: prop.name, key: key,
+                                                 shape: .optional(.unresolved(typeName: decodedName, reason: "\(overload) overloads KeyedDecodingContainer.decode(_: \(decodedName).Type, forKey:), which changes how '\(prop.name)' decodes (a default when absent?); not modelled — declare it in \(UnitDeclarations.fileName) (e.g. `\(decl.qualifiedName).\(prop.name) integer`)")),
+                                                 typeName: prop.typeText, location: SwiftSourceLocation(file: decl.file, line: prop.line)))
+                continue
+            }
             if let declared = units[decl.qualifiedName + "." + prop.name]?.shape.valueShape {
                 shape = declared
                 if case .optional? = prop.type { shape = .optional(declared) }
