@@ -49,11 +49,36 @@ extension ScoreAttributes.ContentState {
     }
 }
 
+/// ISO 8601 with fractional seconds: the fraction is required.
+struct FractionalISODate: Codable, Hashable {
+    var date: Date
+    init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let parsed = formatter.date(from: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not ISO 8601 with fractions"))
+        }
+        date = parsed
+    }
+}
+
+/// Milliseconds decoded as Int64: fractions and values beyond Int64 fail.
+struct MillisInt: Codable, Hashable {
+    var date: Date
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        date = Date(timeIntervalSince1970: TimeInterval(try c.decode(Int64.self)) / 1000)
+    }
+}
+
 struct LampAttributes: ActivityAttributes {
     struct ContentState: Codable, Hashable {
         var light: Light
         var since: MillisDouble
         var until: MillisTimes
+        var at: FractionalISODate
+        var integerMillis: MillisInt
     }
     var lampID: String
 }

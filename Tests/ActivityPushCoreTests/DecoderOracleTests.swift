@@ -229,8 +229,9 @@ final class DecoderOracleTests: XCTestCase {
             case .integer(let kind): return kind.min < 0 ? "-3" : "3"
             case .floating: return "1.5"
             case .date: return "788918400"
-            case .customDate(let e):
+            case .customDate(let e, let decoding):
                 switch e {
+                case .iso8601 where decoding.fractionalSeconds: return #""2026-01-01T00:00:00.250Z""#
                 case .referenceSeconds: return "788918400"
                 case .unixSeconds: return "1767225600"
                 case .unixMilliseconds: return "1767225600000"

@@ -170,7 +170,7 @@ final class SchemaReaderFeatureTests: XCTestCase {
         let t = try type("GuessedDecoders.swift", "GuessAttributes")
         let cs = try XCTUnwrap(t.contentState.object)
         for key in ["slash", "times", "exp"] {
-            guard case .customDate(.unixMilliseconds)? = cs.property(forKey: key)?.shape else {
+            guard case .customDate(.unixMilliseconds, _)? = cs.property(forKey: key)?.shape else {
                 XCTFail("\(key): ÷ 1000 of timeIntervalSince1970 is UNIX milliseconds, got \(cs.property(forKey: key)?.shape.brief ?? "nothing")")
                 continue
             }
@@ -187,12 +187,16 @@ final class SchemaReaderFeatureTests: XCTestCase {
     func testPerCaseCodingKeysAndSwiftSpellingInMessages() throws {
         let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.fixture("QAAgreement.swift")])
         let lamp = try XCTUnwrap(schema.type(named: "LampAttributes"))
-        let body = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"light": {"blinking": {"rate": 2, "times": 3}}, "since": 1767225600000, "until": 1767225600000}}}"#
+        let body = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"light": {"blinking": {"rate": 2, "times": 3}}, "since": 1767225600000, "until": 1767225600000, "at": "2026-01-01T00:00:00.5Z", "integerMillis": 1767225600000}}}"#
         let report = Validator(schema: ActivitySchema(types: [lamp], files: [])).check(body: Array(body.utf8), nowUnixSeconds: 1_767_225_600)
         let missing = try XCTUnwrap(report.errors.first { $0.code.rawValue == "missing-required-key" })
         XCTAssertEqual(missing.path, "aps.content-state.light.blinking.hz")
         let text = missing.message + " " + (missing.fix ?? "")
         XCTAssertTrue(text.contains("(Double)") && !text.contains("floating(") && !text.contains("IntegerKind"), text)
+        // ISO 8601 with .withFractionalSeconds requires the fraction; an Int64 millisecond date keeps Int64's rules.
+        let cs = try XCTUnwrap(lamp.contentState.object)
+        XCTAssertEqual(cs.property(forKey: "at")?.shape.brief, "Date(iso8601 fractional)")
+        XCTAssertEqual(cs.property(forKey: "integerMillis")?.shape.brief, "Date(unix-milliseconds Int64)")
         // Extension of the content state through its typealias: its CodingKeys apply.
         let score = try XCTUnwrap(schema.type(named: "ScoreAttributes")?.contentState.object)
         XCTAssertEqual(score.properties.map(\.key), ["home", "away"])

@@ -34,6 +34,7 @@ final class ValidatorRuleTests: XCTestCase {
             StoredProperty(name: "live", key: "live", shape: .optional(.bool), typeName: "Bool?"),
             StoredProperty(name: "scores", key: "scores", shape: .optional(.dictionary(key: .string, value: .floating(name: "Double"))), typeName: "[String: Double]?"),
             StoredProperty(name: "tags", key: "tags", shape: .optional(.array(.string)), typeName: "[String]?"),
+            StoredProperty(name: "doorsAt", key: "doorsAt", shape: .optional(.customDate(.unixMilliseconds, CustomDateDecoding(integer: IntegerKind.all["Int64"]!))), typeName: "EpochMillisecondsDate?"),
         ])
         return ActivitySchema(types: [ActivityAttributesType(name: "KoraAttributes", location: .init(file: "Kora.swift", line: 1),
                                                              attributes: .object(attributes), contentState: .object(contentState))],
@@ -111,6 +112,9 @@ final class ValidatorRuleTests: XCTestCase {
              failing: update(["\"update\"": "\"end\"", "\"event\"": "\"dismissal-date\": 788922000, \"event\""]),
              passing: update(["\"update\"": "\"end\"", "\"event\"": "\"dismissal-date\": 1767229200, \"event\""]), says: ["1767229200"]),
         Case(code: "stale-date-in-past", path: "aps.stale-date", failing: start(["\"event\"": "\"stale-date\": 788918400, \"event\""]), passing: start(["\"event\"": "\"stale-date\": 1767229200, \"event\""]), says: ["978307200"]),
+        Case(code: "custom-date-implausible", path: "aps.content-state.doorsAt", severity: .warning,
+             failing: update(["20}": "20, \"doorsAt\": 1767225600}"]), passing: update(["20}": "20, \"doorsAt\": 1767225600000}"]),
+             says: ["1767225600000", "looks like seconds"]),
         Case(code: "relevance-score-invalid", path: "aps.relevance-score", failing: update(["\"event\"": "\"relevance-score\": \"high\", \"event\""]), passing: update(["\"event\"": "\"relevance-score\": 75, \"event\""])),
         // Push-to-start
         Case(code: "missing-attributes-type", path: "aps.attributes-type", failing: start(["\"attributes-type\": \"KoraAttributes\",": ""]), passing: validStart),

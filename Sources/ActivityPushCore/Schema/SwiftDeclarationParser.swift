@@ -864,6 +864,19 @@ struct SwiftDeclarationParser {
         } else if identifiers.contains("Date") {
             return .unmodelled("a Date is built in a way that is not modelled")
         }
-        return .decoding(SingleValueDecoding(decoded: decodedType, dateEncoding: encoding))
+        var reading = SingleValueDecoding(decoded: decodedType, dateEncoding: encoding)
+        if encoding == .iso8601 {
+            // Options other than the default `.withInternetDateTime` (± fractional seconds) are not modelled.
+            let known: Set<String> = ["withInternetDateTime", "withFractionalSeconds"]
+            let options = identifiers.filter { $0.hasPrefix("with") && $0.count > 4 && $0.dropFirst(4).first?.isUppercase == true }
+            if let other = options.subtracting(known).sorted().first {
+                return .unmodelled("ISO8601DateFormatter option .\(other) is not modelled")
+            }
+            if identifiers.contains("iso8601"), !identifiers.contains("ISO8601DateFormatter") {
+                return .unmodelled("a `.iso8601` format style or strategy is not modelled")
+            }
+            reading.fractionalSeconds = options.contains("withFractionalSeconds")
+        }
+        return .decoding(reading)
     }
 }

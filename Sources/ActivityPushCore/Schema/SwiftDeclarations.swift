@@ -116,6 +116,8 @@ struct SingleValueDecoding: Sendable {
     /// How the value becomes a `Date`, when the body builds one (`Date(timeIntervalSince1970:)`, an ISO 8601
     /// formatter, `/ 1000`); nil when the value is stored as decoded.
     var dateEncoding: DateEncoding?
+    /// ISO 8601: the formatter's `formatOptions` include `.withFractionalSeconds`.
+    var fractionalSeconds = false
 }
 
 /// What the reader makes of a custom `init(from:)` body.

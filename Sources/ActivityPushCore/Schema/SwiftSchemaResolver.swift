@@ -335,7 +335,11 @@ struct SwiftSchemaResolver {
         if decl.isGeneric { return .unresolved(typeName: name, reason: "generic type \(name) is not modelled") }
         if declared?.shape != .keyed, let custom = ([decl] + exts).first(where: \.hasDecoderInit) {
             if let single = custom.singleValueDecoding {
-                if let encoding = single.dateEncoding { return encoding == .referenceSeconds ? .date : .customDate(encoding) }
+                if let encoding = single.dateEncoding {
+                    var decoding = CustomDateDecoding(fractionalSeconds: single.fractionalSeconds)
+                    if case .integer(let kind) = self.shape(of: single.decoded, scope: decl.path) { decoding.integer = kind }
+                    return encoding == .referenceSeconds && decoding.integer == nil ? .date : .customDate(encoding, decoding)
+                }
                 let shape = self.shape(of: single.decoded, scope: decl.path)
                 if case .unresolved = shape {} else { return shape }
             }
