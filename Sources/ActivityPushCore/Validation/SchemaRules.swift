@@ -3,6 +3,7 @@ import Foundation
 /// Rules against the app's own types (read from its Swift source by ``SwiftSourceReader``):
 /// `attributes-type-mismatch`, `missing-required-key`, `unknown-attribute-key`, `unknown-content-state-key`,
 /// `type-mismatch`, `integer-out-of-range`, `enum-value-invalid`, `date-not-numeric`, `date-not-reference-epoch`,
+/// `custom-date-implausible` (a date in the app's own unit that decodes but looks like another unit: a warning),
 /// `schema-unresolved`.
 /// Source: the device decodes `attributes` and `content-state` with `JSONDecoder`'s default strategies (Apple,
 /// "Starting and updating Live Activities…"; `JSONDecoder.dateDecodingStrategy` default `deferredToDate`);
