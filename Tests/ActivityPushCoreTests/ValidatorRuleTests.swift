@@ -115,6 +115,13 @@ final class ValidatorRuleTests: XCTestCase {
         Case(code: "custom-date-implausible", path: "aps.content-state.doorsAt", severity: .warning,
              failing: update(["20}": "20, \"doorsAt\": 1767225600}"]), passing: update(["20}": "20, \"doorsAt\": 1767225600000}"]),
              says: ["1767225600000", "looks like seconds"]),
+        Case(code: "fcm-envelope-invalid", path: "message.apns", failing: #"{"message": {"apns": "x"}}"#,
+             passing: #"{"message": {"apns": {"live_activity_token": "L", "headers": {"apns-priority": "10"}, "payload": "# + validUpdate + "}}}",
+             says: ["message.apns.payload"]),
+        Case(code: "fcm-missing-live-activity-token", path: "message.apns.live_activity_token",
+             failing: #"{"message": {"apns": {"payload": "# + validUpdate + "}}}",
+             passing: #"{"message": {"apns": {"live_activity_token": "L", "payload": "# + validUpdate + "}}}",
+             says: ["ordinary notification"]),
         Case(code: "relevance-score-invalid", path: "aps.relevance-score", failing: update(["\"event\"": "\"relevance-score\": \"high\", \"event\""]), passing: update(["\"event\"": "\"relevance-score\": 75, \"event\""])),
         // Push-to-start
         Case(code: "missing-attributes-type", path: "aps.attributes-type", failing: start(["\"attributes-type\": \"KoraAttributes\",": ""]), passing: validStart),
