@@ -72,6 +72,19 @@ struct MillisInt: Codable, Hashable {
     }
 }
 
+/// Float16 has no RawRepresentable Codable default: the synthesized keyed form ({"low": {}}) is used.
+enum HalfStep: Float16, Codable, Hashable {
+    case low = 0.5
+    case high = 2
+}
+
+/// Decimal's own range (exponent −128…127), a UInt8-keyed dictionary (a flat array with range-checked keys).
+struct NumberEdges: Codable, Hashable {
+    var amount: Decimal
+    var bytes: [UInt8: String]
+    var step: HalfStep
+}
+
 struct LampAttributes: ActivityAttributes {
     struct ContentState: Codable, Hashable {
         var light: Light
@@ -79,6 +92,7 @@ struct LampAttributes: ActivityAttributes {
         var until: MillisTimes
         var at: FractionalISODate
         var integerMillis: MillisInt
+        var edges: NumberEdges
     }
     var lampID: String
 }

@@ -168,6 +168,11 @@ public enum JSONSchemaExporter {
             case .set(let element):
                 return .obj([("type", .string("array")), ("items", elementSchema(element)), ("description", .string("Set"))])
             case .dictionary(let key, let value):
+                if case .integer(let kind) = key.unwrapped, kind.name != "Int" {
+                    // Not CodingKeyRepresentable: Codable writes a flat array [key, value, key, value, …] (as `check`).
+                    return .obj([("type", .string("array")), ("items", .obj([("anyOf", .arr([elementSchema(key), elementSchema(value)]))])),
+                                 ("description", .string("[\(kind.name): …] encoded as a flat array [key, value, key, value, …]; keys at even indices"))])
+                }
                 var pairs: [(String, JSONValue)] = [("type", .string("object")), ("additionalProperties", elementSchema(value))]
                 switch key.unwrapped {
                 case .integer: pairs.append(("propertyNames", .obj([("pattern", .string("^-?[0-9]+$"))])))

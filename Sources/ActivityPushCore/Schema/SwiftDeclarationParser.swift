@@ -322,6 +322,16 @@ struct SwiftDeclarationParser {
     /// `[T]` (Array), `[K: V]` (Dictionary), `T?` (Optional). Generic arguments name a constrained
     /// extension of the generic type itself, so only the type's path is kept.
     private mutating func extendedTypePath(line: Int) throws(SwiftSyntaxError) -> [String] {
+        // `extension ([Player]) { … }`: a parenthesised type is the type itself (swiftc accepts it).
+        if isPunct("(") {
+            p += 1
+            let inner = try extendedTypePath(line: line)
+            guard isPunct(")") else {
+                throw SwiftSyntaxError(line: line, message: "'extension (…)' names a tuple or is not closed; extend a nominal type")
+            }
+            p += 1
+            return inner
+        }
         guard let (type, _) = try parseType() else {
             throw SwiftSyntaxError(line: line, message: "'extension' without a type name")
         }

@@ -476,9 +476,13 @@ struct SwiftSchemaResolver {
         var rawTypeName: String?
         if let first = decl.inherited.first {
             switch shape(of: first, scope: Array(decl.path.dropLast())) {
-            case .string, .character: rawType = .string
+            // The standard library decodes a raw-value enum from its raw value only for String, Bool, the integer
+            // types, Float and Double (`RawRepresentable where RawValue == …`); a Character, Float16, Float80,
+            // CGFloat or Decimal raw type gets the synthesized keyed form ({"case": {}}), checked with swiftc.
+            case .string: rawType = .string
             case .integer(let kind): rawType = .integer(kind)
-            case .floating(let floatingName): rawType = .floating; rawTypeName = floatingName
+            case .floating(let floatingName) where !["Float16", "Float80", "CGFloat", "Decimal"].contains(floatingName):
+                rawType = .floating; rawTypeName = floatingName
             default: rawType = nil
             }
         }

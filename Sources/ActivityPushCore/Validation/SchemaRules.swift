@@ -212,6 +212,11 @@ struct ShapeJudge {
     private mutating func judgeFloatingRange(_ node: JSONNode, _ n: JSONNumber, _ name: String) {
         if DecodedNumber.floatingFits(n, name: name) { return }
         let limit = DecodedNumber.floatingLimit(name)
+        if name == "Decimal" {
+            return add(.typeMismatch, path, node.position,
+                       "the app's type declares this as Decimal; \(n.lexeme) is outside what JSONDecoder reads into one (\(limit)), so decoding fails",
+                       fix: "send a number with at most 38 significant digits between 1e-128 and 1e127 in magnitude, or 0")
+        }
         add(.typeMismatch, path, node.position,
             "the app's type declares this as \(name); \(n.lexeme) rounds to \(n.doubleValue == 0 || n.doubleValue.magnitude < 1 ? "zero (too small)" : "infinity (too large)") in \(name), so decoding fails",
             fix: "send a number within ±\(limit)\(name == "Float16" ? "" : ", or 0 instead of a value below the smallest subnormal")")
@@ -385,10 +390,19 @@ struct ShapeJudge {
         case .integer(let k) where k.name != "Int":
             // Only String- and Int-keyed dictionaries (CodingKeyRepresentable) are JSON objects; other keys encode as
             // a flat array [key, value, key, value, …].
-            if node.value.members != nil {
+            guard case .array(let elements) = node.value else {
+                return add(.typeMismatch, path, node.position,
+                           "the app's type declares this as a dictionary keyed by \(k.name), which Codable encodes as an array [key, value, …], not \(node.value.kindWithArticle); decoding fails",
+                           fix: "send [key1, value1, key2, value2, …], or key the dictionary by String or Int in the app")
+            }
+            if elements.count % 2 != 0 {
                 add(.typeMismatch, path, node.position,
-                    "the app's type declares this as a dictionary keyed by \(k.name), which Codable encodes as an array [key, value, …], not an object; decoding fails",
-                    fix: "send [key1, value1, key2, value2, …], or key the dictionary by String or Int in the app")
+                    "the app's type declares this as a dictionary keyed by \(k.name), read as an array of key, value pairs; \(elements.count) elements leave a key without its value, so decoding fails",
+                    fix: "send an even number of elements: [key1, value1, key2, value2, …]")
+            }
+            // Keys at even indices decode as the key type (range included), values at odd ones as the value type.
+            for (i, e) in elements.enumerated() {
+                descend(String(i)) { $0.judge(e, i % 2 == 0 ? key : value, region: region) }
             }
             return
         case .string, .integer:
