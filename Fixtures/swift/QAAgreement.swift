@@ -78,11 +78,25 @@ enum HalfStep: Float16, Codable, Hashable {
     case high = 2
 }
 
+/// UInt64 raw values above Int64.max, compared exactly (hex with separators included).
+enum Tier: UInt64, Codable, Hashable {
+    case top = 0xFFFF_FFFF_FFFF_FFFF
+    case mid = 9007199254740993
+}
+
+/// Float raw values compared after rounding to Float (0.10000000149011612 is `.slow`).
+enum FanSpeed: Float, Codable, Hashable {
+    case slow = 0.1
+    case fast = 2.5
+}
+
 /// Decimal's own range (exponent −128…127), a UInt8-keyed dictionary (a flat array with range-checked keys).
 struct NumberEdges: Codable, Hashable {
     var amount: Decimal
     var bytes: [UInt8: String]
     var step: HalfStep
+    var tier: Tier
+    var speed: FanSpeed
 }
 
 struct LampAttributes: ActivityAttributes {

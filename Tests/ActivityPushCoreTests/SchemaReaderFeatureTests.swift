@@ -199,7 +199,7 @@ final class SchemaReaderFeatureTests: XCTestCase {
         XCTAssertEqual(cs.property(forKey: "integerMillis")?.shape.brief, "Date(unix-milliseconds Int64)")
         // Extension of the content state through its typealias: its CodingKeys apply.
         // Float16 raw enums take the keyed form; Decimal's range and UInt8-keyed flat arrays are judged (QA 13, 14).
-        let edges = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"light": {"off": {}}, "since": 1767225600000, "until": 1767225600000, "at": "2026-01-01T00:00:00.5Z", "integerMillis": 1767225600000, "edges": {"amount": 1e300, "bytes": [256, "a"], "step": 0.5}}}}"#
+        let edges = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"light": {"off": {}}, "since": 1767225600000, "until": 1767225600000, "at": "2026-01-01T00:00:00.5Z", "integerMillis": 1767225600000, "edges": {"amount": 1e300, "bytes": [256, "a"], "step": 0.5, "tier": 18446744073709551615, "speed": 0.10000000149011612}}}}"#
         let edgeReport = Validator(schema: ActivitySchema(types: [lamp], files: [])).check(body: Array(edges.utf8), nowUnixSeconds: 1_767_225_600)
         XCTAssertEqual(edgeReport.errors.map { "\($0.code)@\($0.path)" },
                        ["type-mismatch@aps.content-state.edges.amount", "integer-out-of-range@aps.content-state.edges.bytes.0",
