@@ -60,6 +60,17 @@ struct LenientInt: Codable, Hashable {
     }
 }
 
+struct DayOnly: Codable, Hashable {
+    var date: Date
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd"
+        guard let d = f.date(from: try c.decode(String.self)) else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "x") }
+        date = d
+    }
+}
+
 struct GuessAttributes: ActivityAttributes {
     struct ContentState: Codable, Hashable {
         var slash: SlashThousandDouble
@@ -69,6 +80,7 @@ struct GuessAttributes: ActivityAttributes {
         var shifted: ShiftedEpoch
         var stringNumber: StringNumber
         var lenient: LenientInt
+        var day: DayOnly
     }
     var id: String
 }

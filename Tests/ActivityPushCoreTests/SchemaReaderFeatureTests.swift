@@ -176,7 +176,7 @@ final class SchemaReaderFeatureTests: XCTestCase {
             }
         }
         let expected = ["refMillis": "milliseconds since 2001", "shifted": "arithmetic (`+ 978307200`)",
-                        "stringNumber": "`??`", "lenient": "`try?`"]
+                        "stringNumber": "`??`", "lenient": "`try?`", "day": "calls `DateFormatter(…)`"]
         for (key, why) in expected {
             let reason = cs.property(forKey: key)?.shape.unresolvedReason ?? ""
             XCTAssertTrue(reason.contains(why), "\(key) must be unresolved because of \(why), got \(cs.property(forKey: key)?.shape.brief ?? "nothing") \(reason)")

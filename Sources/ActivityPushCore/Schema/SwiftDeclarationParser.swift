@@ -798,11 +798,26 @@ struct SwiftDeclarationParser {
         var decodedType: SwiftTypeSyntax?
         var identifiers: Set<String> = []
         var divisions: [String] = []
+        var calls: [String] = []
         var k = from
         while k < to {
             let tok = t[k]
+            if tok.kind == .identifier, tok.text == "throw" {
+                // `throw DecodingError.dataCorrupted(…)`: the error's own construction is not decoding.
+                k += 1
+                while k < to, t[k].kind == .identifier || isPunct(".", at: k) { k += 1 }
+                if k < to, isPunct("(", at: k) {
+                    var depth = 0
+                    repeat {
+                        if isPunct("(", at: k) { depth += 1 } else if isPunct(")", at: k) { depth -= 1 }
+                        k += 1
+                    } while k < to && depth > 0
+                }
+                continue
+            }
             if tok.kind == .identifier {
                 identifiers.insert(tok.text)
+                if isPunct("(", at: k + 1), !isIdent("init", at: k) || isPunct(".", at: k - 1) { calls.append(tok.text) }
                 if tok.text == "singleValueContainer" { single = true }
                 if tok.text == "try", isPunct("?", at: k + 1) || isPunct("!", at: k + 1) {
                     return .unmodelled("`try\(isPunct("?", at: k + 1) ? "?" : "!")` turns a decoding failure into a fallback")
@@ -860,6 +875,14 @@ struct SwiftDeclarationParser {
             }
         }
         if divisions.count > 1 { return .unmodelled("the decoded value is scaled more than once") }
+        // Calls other than the container's and the Date / ISO 8601 formatter's own change or check the value.
+        let iso = identifiers.contains("ISO8601DateFormatter")
+        var allowedCalls: Set<String> = ["decode", "singleValueContainer", "Date", "Double", "TimeInterval", "init"]
+        if iso { allowedCalls.formUnion(["ISO8601DateFormatter", "date"]) }
+        if let call = calls.first(where: { !allowedCalls.contains($0) }) {
+            return .unmodelled("the body calls `\(call)(…)`")
+        }
+        if identifiers.contains("guard"), !iso { return .unmodelled("a `guard` narrows what decodes") }
         var encoding: DateEncoding?
         if identifiers.contains("timeIntervalSince1970") {
             encoding = divisions.isEmpty ? .unixSeconds : .unixMilliseconds
