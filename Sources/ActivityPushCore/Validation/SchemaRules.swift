@@ -138,7 +138,9 @@ struct ShapeJudge {
             if reportedUnresolved.insert(typeName).inserted {
                 add(.schemaUnresolved, path, node.position,
                     "\(typeName) is not judged: \(reason)",
-                    fix: "pass the .swift file that declares \(typeName) with --attributes, if it is in the app")
+                    fix: reason.contains("none of the files")
+                        ? "pass the .swift file that declares \(typeName) with --attributes, if it is in the app"
+                        : "declare how \(typeName) is carried in \(UnitDeclarations.fileName) next to the Swift source (see the reason)")
             }
         case .bool:
             if case .bool = node.value { return }
