@@ -41,7 +41,8 @@ extension PushCheck {
         } else {
             missing = ["title", "body"]
         }
-        let blankText = Set(blank).count == 1 ? "both \(blank[0])" : blank.count == 2 ? "title \(blank[0]), body \(blank[1])" : ""
+        // Words for blank parts, built only when there are some (the common alert has none).
+        let blankText = blank.isEmpty ? "" : blank.count == 2 && blank[0] != blank[1] ? "title \(blank[0]), body \(blank[1])" : "both \(blank[0])"
         if isStart, missing.isEmpty, blank.count == 2 {
             report(.silentStart, at: alert.path, alert.node.position,
                    "aps.alert has title and body, \(blankText): the device keeps the start (the keys are present) and the activity starts without a visible alert",
@@ -53,7 +54,7 @@ extension PushCheck {
             // A start with one blank part is kept (both keys are present) and shows the other: nothing to say.
             if !isStart, event != nil {
                 report(.alertIncomplete, at: alert.path, alert.node.position,
-                       "aps.alert has \(which), so the alert shows no text",
+                       "aps.alert has \(which), so the alert shows no \(blank.count == 2 ? "text" : "text there")",
                        fix: "give aps.alert \"title\" and \"body\" text, or remove the alert")
             }
             return
