@@ -207,6 +207,20 @@ final class DecoderAgreementTests: XCTestCase {
         XCTAssertEqual(startCodes(alert: #""""#), ["missing-alert-for-start"])
     }
 
+    /// Blank alert text is described as it is: empty or whitespace only, on a start and on an update (QA item 11).
+    func testBlankAlertTextIsNamedExactly() {
+        func messages(_ event: String, _ alert: String) -> [String] {
+            let extra = event == "start" ? #", "attributes-type": "A", "attributes": {}"# : ""
+            let body = #"{"aps": {"timestamp": 1767225600, "event": ""# + event + #"", "content-state": {}"# + extra + #", "alert": "# + alert + "}}"
+            return Validator().check(body: Array(body.utf8), nowUnixSeconds: Self.now).findings.map { "\($0.code): \($0.message)" }
+        }
+        XCTAssertTrue(messages("start", #"{"title": " ", "body": " "}"#).first?.contains("both whitespace only") == true)
+        let update = messages("update", #"{"title": "", "body": ""}"#)
+        XCTAssertEqual(update.count, 1)
+        XCTAssertTrue(update.first?.hasPrefix("alert-incomplete: aps.alert has title and body, both empty") == true, "\(update)")
+        XCTAssertFalse(update.first?.contains("no usable") == true)
+    }
+
     func testFractionalTimesWarn() {
         XCTAssertEqual(startCodes(alert: #"{"title": "a", "body": "b"}"#, timestamp: "1767225600.123"), ["timestamp-not-integer?"])
         XCTAssertEqual(startCodes(alert: #"{"title": "a", "body": "b"}"#, timestamp: "1767225600.0"), [])

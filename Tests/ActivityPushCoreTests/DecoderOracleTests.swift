@@ -229,8 +229,9 @@ final class DecoderOracleTests: XCTestCase {
             case .integer(let kind): return kind.min < 0 ? "-3" : "3"
             case .floating: return "1.5"
             case .date: return "788918400"
-            case .customDate(let e):
+            case .customDate(let e, let decoding):
                 switch e {
+                case .iso8601 where decoding.fractionalSeconds: return #""2026-01-01T00:00:00.250Z""#
                 case .referenceSeconds: return "788918400"
                 case .unixSeconds: return "1767225600"
                 case .unixMilliseconds: return "1767225600000"
@@ -242,6 +243,8 @@ final class DecoderOracleTests: XCTestCase {
             case .array(let e), .set(let e): return valid(e, depth: depth + 1).map { "[\($0)]" }
             case .dictionary(let key, let value):
                 guard let v = valid(value, depth: depth + 1) else { return nil }
+                // Keys that are not String / Int (CodingKeyRepresentable) encode as a flat array [key, value, …].
+                if isFlatArrayKey(key) { return valid(key, depth: depth + 1).map { "[\($0), \(v)]" } }
                 return "{\(dictionaryKey(key)): \(v)}"
             case .optional(let inner): return valid(inner, depth: depth + 1)
             case .object(let s):
@@ -263,6 +266,12 @@ final class DecoderOracleTests: XCTestCase {
                 return "{\(JSONWriter.quoted(first.key)): \(payload)}"
             case .unresolved: return nil
             }
+        }
+
+        /// A dictionary key type that is not `CodingKeyRepresentable` (an integer other than `Int`): a flat array.
+        static func isFlatArrayKey(_ key: ValueShape) -> Bool {
+            if case .integer(let kind) = key.unwrapped { return kind.name != "Int" }
+            return false
         }
 
         static func dictionaryKey(_ key: ValueShape) -> String {
@@ -298,6 +307,16 @@ final class DecoderOracleTests: XCTestCase {
                 inner.mutations(e, valid: element, depth: depth + 1)
                 for m in inner.results { results.append(Mutation(label: "[0] " + m.label, json: "[\(m.json)]")) }
                 results.append(Mutation(label: "empty array", json: "[]"))
+            case .dictionary(let key, let value) where Self.isFlatArrayKey(key):
+                guard let v = Self.valid(value), let k = Self.valid(key) else { return }
+                var keys = Generator()
+                keys.mutations(key, valid: k, depth: depth + 1)
+                for m in keys.results { results.append(Mutation(label: "[key] " + m.label, json: "[\(m.json), \(v)]")) }
+                var values = Generator()
+                values.mutations(value, valid: v, depth: depth + 1)
+                for m in values.results { results.append(Mutation(label: "[value] " + m.label, json: "[\(k), \(m.json)]")) }
+                results.append(Mutation(label: "key without value", json: "[\(k), \(v), \(k)]"))
+                results.append(Mutation(label: "object for a flat-array dictionary", json: "{\"1\": \(v)}"))
             case .dictionary(let key, let value):
                 guard let v = Self.valid(value) else { return }
                 var inner = Generator()

@@ -83,4 +83,35 @@ final class FCMEnvelopeTests: XCTestCase {
                                      nowUnixSeconds: 1_767_225_600)
         XCTAssertFalse(bare.findings.contains(where: { $0.path.hasPrefix("apns.") }), "\(bare.findings.map(\.path))")
     }
+
+    /// A --headers value that overrides a message header is reported on the headers file (`headers.<name>`, no
+    /// position in the message) — QA item 9.
+    func testAnOverridingHeaderIsReportedOnTheHeadersFile() {
+        let body = #"{"message": {"apns": {"live_activity_token": "abc", "headers": {"apns-priority": "10"}, "payload": {"aps": {"timestamp": 1767225600, "event": "update", "content-state": {}}}}}}"#
+        let report = Validator().check(body: Array(body.utf8), headers: APNsHeaders([("apns-priority", "7")]), nowUnixSeconds: 1_767_225_600)
+        XCTAssertEqual(report.findings.map(\.code.rawValue), ["invalid-priority"])
+        XCTAssertEqual(report.findings.first?.path, "headers.apns-priority")
+        XCTAssertNil(report.findings.first?.line, "the finding must not point at the message's own apns-priority")
+    }
+
+    /// Broken envelopes name `message.apns(.payload)` and the fix; headers not an object, non-string header values
+    /// and a missing live_activity_token are findings (QA item 10).
+    func testBrokenEnvelopesAreNamed() {
+        func judge(_ text: String) -> [String] {
+            Validator().check(body: Array(text.utf8), nowUnixSeconds: 1_767_225_600).findings.map { "\($0.code)@\($0.path)" }
+        }
+        let payload = #""payload": {"aps": {"timestamp": 1767225600, "event": "update", "content-state": {}}}"#
+        XCTAssertEqual(judge(#"{"message": {"token": "t", "notification": {"title": "t"}}}"#), ["fcm-envelope-invalid@message.apns.payload"])
+        XCTAssertEqual(judge(#"{"message": {"apns": "x"}}"#), ["fcm-envelope-invalid@message.apns"])
+        XCTAssertEqual(judge(#"{"message": {"apns": {"live_activity_token": "L", "headers": ["apns-priority", 7], "# + payload + "}}}"),
+                       ["fcm-envelope-invalid@message.apns.headers"])
+        XCTAssertEqual(judge(#"{"message": {"apns": {"live_activity_token": "L", "headers": {"apns-priority": 10}, "# + payload + "}}}"),
+                       ["fcm-envelope-invalid@message.apns.headers.apns-priority"])
+        // Without live_activity_token FCM sends an ordinary notification and sets neither push type nor topic.
+        XCTAssertEqual(Set(judge(#"{"message": {"token": "t", "apns": {"headers": {"apns-priority": "10"}, "# + payload + "}}}")),
+                       ["fcm-missing-live-activity-token@message.apns.live_activity_token", "missing-push-type@headers.apns-push-type",
+                        "missing-topic@headers.apns-topic"])
+        // An ordinary body without aps is still told as such.
+        XCTAssertEqual(judge(#"{"alert": "x"}"#).first, "missing-aps@aps")
+    }
 }

@@ -75,6 +75,22 @@ final class LiveActivityPushFieldsTests: XCTestCase {
         XCTAssertNil(push.broadcastChannelID)
     }
 
+    /// A start with title and body both given as "" is a silent start: it builds, with a `silent-start` warning,
+    /// the verdict `check` gives the same payload (QA item 11).
+    func testBothEmptyAlertOnAStartIsASilentStart() throws {
+        var fields = LiveActivityPush.Fields(event: .start)
+        fields.attributesType = "A"
+        fields.attributes = .obj([])
+        fields.contentState = .obj([])
+        fields.alertTitle = ""
+        fields.alertBody = ""
+        let request = try fields.build(bundleID: "com.example.app", schema: nil)
+        XCTAssertEqual(request.warnings.map(\.code), [.silentStart])
+        XCTAssertTrue(request.warnings.allSatisfy { $0.severity == .warning })
+        let text = String(decoding: request.body, as: UTF8.self)
+        XCTAssertTrue(text.contains(#""title":"""#) && text.contains(#""body":"""#), text)
+    }
+
     func testEveryFieldHasOneFlagAndOneJSONKey() {
         let flags = LiveActivityPush.Field.allCases.map(\.flag)
         let keys = LiveActivityPush.Field.allCases.map(\.jsonKey)

@@ -91,6 +91,15 @@ final class SchemaJSONSchemaTests: XCTestCase {
         }
     }
 
+    /// A dictionary keyed by a non-Int integer is a flat array [key, value, …] in JSON Schema too, as `check`
+    /// judges it (QA item 14).
+    func testNonIntIntegerKeyedDictionaryIsAFlatArray() throws {
+        let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.fixture("QAAgreement.swift")])
+        let text = JSONWriter.compact(JSONSchemaExporter.document(for: schema))
+        XCTAssertTrue(text.contains(#""bytes":{"type":"array""#), String(text.prefix(400)))
+        XCTAssertTrue(text.contains("encoded as a flat array"))
+    }
+
     func testS02UnknownAttributeKeysFail() throws {
         let folder = SchemaTestSupport.cases.appendingPathComponent("S02")
         let payload = folder.appendingPathComponent("payload.json").path

@@ -164,6 +164,75 @@ final class SchemaReaderFeatureTests: XCTestCase {
         XCTAssertTrue(element.unresolvedReason?.contains("recursive") == true)
     }
 
+    /// Only single-value decoders whose meaning is certain are read; arithmetic, fallbacks and conversions are
+    /// unresolved with the reason (README: "never guessed").
+    func testCustomDecodersAreReadExactlyOrUnresolved() throws {
+        let t = try type("GuessedDecoders.swift", "GuessAttributes")
+        let cs = try XCTUnwrap(t.contentState.object)
+        for key in ["slash", "times", "exp"] {
+            guard case .customDate(.unixMilliseconds, _)? = cs.property(forKey: key)?.shape else {
+                XCTFail("\(key): ÷ 1000 of timeIntervalSince1970 is UNIX milliseconds, got \(cs.property(forKey: key)?.shape.brief ?? "nothing")")
+                continue
+            }
+        }
+        let expected = ["refMillis": "milliseconds since 2001", "shifted": "arithmetic (`+ 978307200`)",
+                        "stringNumber": "`??`", "lenient": "`try?`", "day": "calls `DateFormatter(…)`"]
+        for (key, why) in expected {
+            let reason = cs.property(forKey: key)?.shape.unresolvedReason ?? ""
+            XCTAssertTrue(reason.contains(why), "\(key) must be unresolved because of \(why), got \(cs.property(forKey: key)?.shape.brief ?? "nothing") \(reason)")
+        }
+    }
+
+    /// Per-case CodingKeys rename a keyed enum's associated values; messages name Swift types as written (QA item 2).
+    func testPerCaseCodingKeysAndSwiftSpellingInMessages() throws {
+        let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.fixture("QAAgreement.swift")])
+        let lamp = try XCTUnwrap(schema.type(named: "LampAttributes"))
+        let body = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"light": {"blinking": {"rate": 2, "times": 3}}, "since": 1767225600000, "until": 1767225600000, "at": "2026-01-01T00:00:00.5Z", "integerMillis": 1767225600000}}}"#
+        let report = Validator(schema: ActivitySchema(types: [lamp], files: [])).check(body: Array(body.utf8), nowUnixSeconds: 1_767_225_600)
+        let missing = try XCTUnwrap(report.errors.first { $0.code.rawValue == "missing-required-key" && $0.path.hasPrefix("aps.content-state.light") })
+        XCTAssertEqual(missing.path, "aps.content-state.light.blinking.hz")
+        let text = missing.message + " " + (missing.fix ?? "")
+        XCTAssertTrue(text.contains("(Double)") && !text.contains("floating(") && !text.contains("IntegerKind"), text)
+        // ISO 8601 with .withFractionalSeconds requires the fraction; an Int64 millisecond date keeps Int64's rules.
+        let cs = try XCTUnwrap(lamp.contentState.object)
+        XCTAssertEqual(cs.property(forKey: "at")?.shape.brief, "Date(iso8601 fractional)")
+        XCTAssertEqual(cs.property(forKey: "integerMillis")?.shape.brief, "Date(unix-milliseconds Int64)")
+        // Extension of the content state through its typealias: its CodingKeys apply.
+        // Float16 raw enums take the keyed form; Decimal's range and UInt8-keyed flat arrays are judged (QA 13, 14).
+        let edges = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"light": {"off": {}}, "since": 1767225600000, "until": 1767225600000, "at": "2026-01-01T00:00:00.5Z", "integerMillis": 1767225600000, "edges": {"amount": 1e300, "bytes": [256, "a"], "step": 0.5, "tier": 18446744073709551615, "speed": 0.10000000149011612}}}}"#
+        let edgeReport = Validator(schema: ActivitySchema(types: [lamp], files: [])).check(body: Array(edges.utf8), nowUnixSeconds: 1_767_225_600)
+        XCTAssertEqual(edgeReport.errors.map { "\($0.code)@\($0.path)" },
+                       ["type-mismatch@aps.content-state.edges.amount", "integer-out-of-range@aps.content-state.edges.bytes.0",
+                        "type-mismatch@aps.content-state.edges.step"])
+        let score = try XCTUnwrap(schema.type(named: "ScoreAttributes")?.contentState.object)
+        XCTAssertEqual(score.properties.map(\.key), ["home", "away"])
+    }
+
+    /// A `KeyedDecodingContainer.decode(_: X.Type, forKey:)` overload makes X-typed properties unresolved and never
+    /// required (QA item 5): an absent `count` decodes (the overload's default).
+    func testKeyedDecodingContainerOverloadIsNotRequired() throws {
+        let t = try type("DecodeOverload.swift", "DefaultsAttributes")
+        let count = try XCTUnwrap(t.contentState.object?.property(forKey: "count"))
+        XCTAssertFalse(count.isRequired)
+        XCTAssertTrue(count.shape.unwrapped.unresolvedReason?.contains("overloads KeyedDecodingContainer.decode(_: DefaultZero.Type") == true,
+                      count.shape.unwrapped.unresolvedReason ?? "resolved")
+        let body = #"{"aps": {"timestamp": 1767225600, "event": "update", "content-state": {"p": {"wrappedValue": 1}}}}"#
+        let report = Validator(schema: ActivitySchema(types: [t], files: [])).check(body: Array(body.utf8), nowUnixSeconds: 1_767_225_600)
+        XCTAssertEqual(report.errors.map(\.code.rawValue), [])
+    }
+
+    /// `extension ([Player])` (a parenthesised type) is the type itself, as swiftc reads it (QA item 15).
+    func testParenthesisedExtendedType() throws {
+        let schema = try SchemaTestSupport.read("""
+        struct Player: Codable, Hashable { var name: String }
+        extension ([Player]) { var names: [String] { map(\\.name) } }
+        extension ((Player)) { var upper: String { name.uppercased() } }
+        struct GameAttributes: ActivityAttributes { struct ContentState: Codable, Hashable { var players: [Player] } }
+        """)
+        XCTAssertEqual(try shapes(try XCTUnwrap(schema.type(named: "GameAttributes")).contentState), ["players": "[object Player]"])
+        XCTAssertThrowsError(try SchemaTestSupport.read("extension (Player, Player) {}\nstruct A: ActivityAttributes { struct ContentState: Codable, Hashable {} }"))
+    }
+
     func testCustomDecoderOnContentStateC09() throws {
         let schema = try SwiftSourceReader.read(paths: [SchemaTestSupport.cases.appendingPathComponent("C09").path])
         let t = try XCTUnwrap(schema.type(named: "TimerAttributes"))

@@ -87,7 +87,7 @@ extension ValueShape {
         case .integer(let k): return k.name
         case .floating(let n): return n
         case .date: return "Date"
-        case .customDate(let e): return "Date(\(e.rawValue))"
+        case .customDate(let e, let d): return "Date(\(e.rawValue)\(d.integer.map { " " + $0.name } ?? "")\(d.fractionalSeconds ? " fractional" : ""))"
         case .url: return "URL"
         case .uuid: return "UUID"
         case .data: return "Data"

@@ -21,12 +21,21 @@ final class UnitDeclarationTests: XCTestCase {
         let t = try XCTUnwrap(schema.type(named: "CourierAttributes"))
         let cs = try XCTUnwrap(t.contentState.object)
         XCTAssertEqual(cs.properties.map { "\($0.key): \($0.shape.brief)" },
-                       ["departedAt: Date(unix-seconds)", "eta: Date(unix-milliseconds)?", "updated: Date(iso8601)", "gate: String"])
+                       ["departedAt: Date(unix-seconds)", "eta: Date(unix-milliseconds Int64)?", "updated: Date(iso8601)", "gate: String"])
         XCTAssertEqual(t.attributes.object?.properties.map(\.shape.brief), ["String"])
         let valid = #"{"departedAt": 1767225600, "eta": 1767229200000, "updated": "2026-01-01T00:00:00Z", "gate": "B4"}"#
         XCTAssertEqual(codes(schema, valid), [])
         XCTAssertEqual(codes(schema, #"{"departedAt": 788918400, "eta": 1767229200, "updated": 1767225600, "gate": 4}"#),
-                       ["type-mismatch", "type-mismatch", "type-mismatch", "type-mismatch"])
+                       ["custom-date-implausible", "custom-date-implausible", "type-mismatch", "type-mismatch"])
+        // Changed deliberately (QA item 8): implausible but decodable dates are warnings under their own code.
+        // An Int64-backed date keeps the integer rules of decode(Int64.self) (QA item 6).
+        XCTAssertEqual(codes(schema, #"{"departedAt": 1767225600, "eta": 1767229200000.5, "updated": "2026-01-01T00:00:00Z", "gate": "B4"}"#), ["type-mismatch"])
+        XCTAssertEqual(codes(schema, #"{"departedAt": 1767225600, "eta": 9223372036854775808, "updated": "2026-01-01T00:00:00Z", "gate": "B4"}"#), ["integer-out-of-range"])
+        // ISO8601DateFormatter() reads exactly yyyy-MM-ddTHH:mm:ssZ / ±hh:mm (QA item 7).
+        for text in ["2026-01-01T00:00:00.123Z", "2026-01-01", "2026-01-01T00:00:00", "2026-01-01 00:00:00Z", "2026-01-01t00:00:00z"] {
+            XCTAssertEqual(codes(schema, #"{"departedAt": 1767225600, "updated": ""# + text + #"", "gate": "B4"}"#), ["type-mismatch"], text)
+        }
+        XCTAssertEqual(codes(schema, #"{"departedAt": 1767225600, "updated": "2026-01-01T01:00:00+01:00", "gate": "B4"}"#), [])
         XCTAssertEqual(codes(schema, #"{"departedAt": "2026-01-01T00:00:00Z", "updated": "yesterday", "gate": "B4"}"#),
                        ["date-not-numeric", "type-mismatch"])
     }
@@ -39,7 +48,8 @@ final class UnitDeclarationTests: XCTestCase {
         XCTAssertEqual(t.attributes.object?.properties.map { "\($0.key): \($0.shape.brief)" },
                        ["entityID: String", "expiresAt: Date(unix-seconds)"])
         XCTAssertEqual(codes(schema, #"{"state": "on", "last_changed": 1767225600}"#), [])
-        XCTAssertEqual(codes(schema, #"{"state": "on", "last_changed": 788918400}"#), ["type-mismatch"])
+        // Changed deliberately (QA item 8): seconds since 2001 for a UNIX-seconds date decode; a warning, not an error.
+        XCTAssertEqual(codes(schema, #"{"state": "on", "last_changed": 788918400}"#), ["custom-date-implausible"])
         XCTAssertEqual(codes(schema, #"{"state": "on", "last_changed": 1767225600}"#, attributes: #"{"entityID": "light.kitchen", "expiresAt": "soon"}"#),
                        ["date-not-numeric"])
         // Without the declarations the same types are not judged (info only).
@@ -62,6 +72,16 @@ final class UnitDeclarationTests: XCTestCase {
         XCTAssertThrowsError(try SwiftSourceReader.read(sources: [("A.swift", "struct A: ActivityAttributes { struct ContentState: Codable, Hashable {} }")], units: unknown)) {
             XCTAssertTrue("\($0)".contains("u:1: Nowhere.at names no type"), "\($0)")
         }
+    }
+
+    /// CRLF line endings and `NAME:SHAPE` without a space read as the README promises (QA item 12).
+    func testCRLFAndColonWithoutSpace() throws {
+        var declarations = UnitDeclarations()
+        try declarations.add(text: "# units\r\nEpochSecondsDate unix-seconds\r\nMoney:string\r\nA.b : integer\r\n", file: "u")
+        XCTAssertEqual(declarations["EpochSecondsDate"]?.shape, .date(.unixSeconds))
+        XCTAssertEqual(declarations["Money"]?.shape, .string)
+        XCTAssertEqual(declarations["Money"]?.location.line, 3)
+        XCTAssertEqual(declarations["A.b"]?.shape, .integer)
     }
 
     /// `schema --format json` then `check --schema` keeps what is new here: custom dates, types that store

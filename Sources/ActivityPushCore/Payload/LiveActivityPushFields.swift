@@ -9,7 +9,9 @@ extension LiveActivityPush {
     ///
     /// Every `…UnixSeconds` field is UNIX seconds (since 1970-01-01). Values *inside* `attributes` and
     /// `contentState` are the app's `Codable` encoding (Dates by default seconds since 2001-01-01).
-    /// An empty string in an optional text field means "not given" (a form's blank input).
+    /// An empty string in an optional text field means "not given" (a form's blank input) — except a start's
+    /// ``alertTitle`` and ``alertBody`` both given as `""`: that is a silent start (both keys sent empty;
+    /// `silent-start` warning), as `check` judges the same payload.
     ///
     /// Source: Apple, "Starting and updating Live Activities with ActivityKit push notifications" (a start needs
     /// `attributes-type`, `attributes` and an `alert`; `dismissal-date` on end; `input-push-token` and
@@ -133,6 +135,12 @@ extension LiveActivityPush {
         }
 
         private func alert() throws(FieldsError) -> LiveActivityAlert? {
+            // A start with title and body both given as "": a silent start (the device keeps a start whose alert
+            // keys are present, and shows no alert); the built push carries both keys and `check` warns
+            // `silent-start`, the same verdict as for the payload itself.
+            if event == .start, let title = alertTitle, let body = alertBody, title.isEmpty, body.isEmpty {
+                return LiveActivityAlert(title: "", body: "", sound: Self.given(alertSound))
+            }
             switch (Self.given(alertTitle), Self.given(alertBody)) {
             case let (title?, body?): return LiveActivityAlert(title: title, body: body, sound: Self.given(alertSound))
             case (nil, nil): return nil

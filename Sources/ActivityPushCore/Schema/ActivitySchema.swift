@@ -68,7 +68,7 @@ public indirect enum ValueShape: Sendable {
     case date
     /// A date the app decodes itself — a custom single-value `init(from:)` (`Date(timeIntervalSince1970:)`), or
     /// a unit declared in `activity-push.units` — carried as the encoding says.
-    case customDate(DateEncoding)
+    case customDate(DateEncoding, CustomDateDecoding = CustomDateDecoding())
     /// `URL`: a string that parses as a URL.
     case url
     /// `UUID`: a string in 8-4-4-4-12 hex form.

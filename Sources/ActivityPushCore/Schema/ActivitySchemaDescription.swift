@@ -35,7 +35,11 @@ public enum ActivitySchemaDescription {
                          ("maximum", .number(JSONNumber(lexeme: String(k.maxUnsigned))))])
         case .floating(let name): return .obj([("kind", .string("number")), ("swiftType", .string(name))])
         case .date: return .obj([("kind", .string("date")), ("encoding", .string("seconds since 2001-01-01 00:00:00 UTC"))])
-        case .customDate(let encoding): return .obj([("kind", .string("custom-date")), ("encoding", .string(encoding.rawValue))])
+        case .customDate(let encoding, let decoding):
+            var members: [(String, JSONValue)] = [("kind", .string("custom-date")), ("encoding", .string(encoding.rawValue))]
+            if let integer = decoding.integer { members.append(("swiftType", .string(integer.name))) }
+            if decoding.fractionalSeconds { members.append(("fractionalSeconds", .bool(true))) }
+            return .obj(members)
         case .url: return kind("url")
         case .uuid: return kind("uuid")
         case .data: return .obj([("kind", .string("data")), ("encoding", .string("base64"))])

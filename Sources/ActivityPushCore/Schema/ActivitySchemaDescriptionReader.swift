@@ -40,7 +40,9 @@ extension ActivitySchemaDescription {
             guard let encoding = str("encoding").flatMap(DateEncoding.init(rawValue:)) else {
                 throw SchemaReadError(.badDescription, "\(path).encoding: expected one of \(DateEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return .customDate(encoding)
+            let integer = str("swiftType").flatMap { IntegerKind.all[$0] }
+            let fractional: Bool = { if case .bool(true)? = node["fractionalSeconds"]?.value { return true }; return false }()
+            return .customDate(encoding, CustomDateDecoding(integer: integer, fractionalSeconds: fractional))
         case "url": return .url
         case "uuid": return .uuid
         case "data": return .data

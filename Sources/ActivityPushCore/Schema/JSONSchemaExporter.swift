@@ -141,12 +141,17 @@ public enum JSONSchemaExporter {
                              ("not", .obj([("minimum", .number(JSONNumber(lexeme: "1000000000"))),
                                            ("maximum", .number(JSONNumber(lexeme: "2500000000")))])),
                              ("description", .string("Date: seconds since 2001-01-01 00:00:00 UTC (JSONDecoder's default deferredToDate), not UNIX seconds"))])
-            case .customDate(let encoding):
+            case .customDate(let encoding, let decoding):
                 switch encoding {
-                case .referenceSeconds: return schema(.date)
+                case .referenceSeconds: return schema(decoding.integer == nil ? .date : .integer(decoding.integer!))
                 case .iso8601:
                     return .obj([("type", .string("string")), ("format", .string("date-time")), ("description", .string("Date: ISO 8601 (the app's own decoder)"))])
                 case .unixSeconds, .unixMilliseconds:
+                    if let integer = decoding.integer {
+                        return .obj([("type", .string("integer")), ("minimum", .number(JSONNumber(lexeme: String(integer.min)))),
+                                     ("maximum", .number(JSONNumber(lexeme: String(integer.maxUnsigned)))),
+                                     ("description", .string("Date: \(encoding.rawValue) as \(integer.name) (the app's own decoder)"))])
+                    }
                     return .obj([("type", .string("number")), ("description", .string("Date: \(encoding.rawValue) (the app's own decoder)"))])
                 }
             case .url:
@@ -163,6 +168,11 @@ public enum JSONSchemaExporter {
             case .set(let element):
                 return .obj([("type", .string("array")), ("items", elementSchema(element)), ("description", .string("Set"))])
             case .dictionary(let key, let value):
+                if case .integer(let kind) = key.unwrapped, kind.name != "Int" {
+                    // Not CodingKeyRepresentable: Codable writes a flat array [key, value, key, value, …] (as `check`).
+                    return .obj([("type", .string("array")), ("items", .obj([("anyOf", .arr([elementSchema(key), elementSchema(value)]))])),
+                                 ("description", .string("[\(kind.name): …] encoded as a flat array [key, value, key, value, …]; keys at even indices"))])
+                }
                 var pairs: [(String, JSONValue)] = [("type", .string("object")), ("additionalProperties", elementSchema(value))]
                 switch key.unwrapped {
                 case .integer: pairs.append(("propertyNames", .obj([("pattern", .string("^-?[0-9]+$"))])))

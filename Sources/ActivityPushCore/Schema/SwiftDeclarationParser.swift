@@ -245,7 +245,10 @@ struct SwiftDeclarationParser {
             try parseTypealias(scope: scope)
         case "init":
             try parseInit(typeIndex: typeIndex)
-        case "func", "deinit", "subscript", "operator", "precedencegroup", "associatedtype", "import", "macro":
+        case "func":
+            recordDecodeOverload(typeIndex: typeIndex)
+            try skipFunctionLike()
+        case "deinit", "subscript", "operator", "precedencegroup", "associatedtype", "import", "macro":
             try skipFunctionLike()
         default:
             try skipStatement()
@@ -338,6 +341,16 @@ struct SwiftDeclarationParser {
     /// `[T]` (Array), `[K: V]` (Dictionary), `T?` (Optional). Generic arguments name a constrained
     /// extension of the generic type itself, so only the type's path is kept.
     private mutating func extendedTypePath(line: Int) throws(SwiftSyntaxError) -> [String] {
+        // `extension ([Player]) { … }`: a parenthesised type is the type itself (swiftc accepts it).
+        if isPunct("(") {
+            p += 1
+            let inner = try extendedTypePath(line: line)
+            guard isPunct(")") else {
+                throw SwiftSyntaxError(line: line, message: "'extension (…)' names a tuple or is not closed; extend a nominal type")
+            }
+            p += 1
+            return inner
+        }
         guard let (type, _) = try parseType() else {
             throw SwiftSyntaxError(line: line, message: "'extension' without a type name")
         }
@@ -751,6 +764,23 @@ struct SwiftDeclarationParser {
         }
     }
 
+    /// `extension KeyedDecodingContainer { func decode(_ type: X.Type, forKey key: Key) … }` (the `@DefaultValue`
+    /// idiom): every `X` it overloads changes how `X`-typed properties decode; recorded with its location.
+    private mutating func recordDecodeOverload(typeIndex: Int?) {
+        guard let idx = typeIndex, out.types[idx].kind == .extension,
+              ["KeyedDecodingContainer", "KeyedDecodingContainerProtocol"].contains(out.types[idx].path.last ?? ""),
+              isIdent("decode", at: p + 1) || isIdent("decodeIfPresent", at: p + 1) else { return }
+        var k = p + 2
+        var depth = 0
+        while k + 2 < t.count {
+            if isPunct("(", at: k) { depth += 1 } else if isPunct(")", at: k) { depth -= 1; if depth == 0 { break } }
+            if t[k].kind == .identifier, isPunct(".", at: k + 1), isIdent("Type", at: k + 2) {
+                out.decodeOverloads[t[k].text] = SwiftSourceLocation(file: file, line: t[p].line)
+            }
+            k += 1
+        }
+    }
+
     private mutating func parseInit(typeIndex: Int?) throws(SwiftSyntaxError) {
         var k = p + 1
         while k < t.count, isPunct("?", at: k) || isPunct("!", at: k) { k += 1 }
@@ -769,26 +799,54 @@ struct SwiftDeclarationParser {
         let start = p
         try skipFunctionLike()
         if let idx = typeIndex, out.types[idx].hasDecoderInit, out.types[idx].singleValueDecoding == nil {
-            out.types[idx].singleValueDecoding = singleValueDecoding(in: start, p)
+            switch singleValueDecoding(in: start, p) {
+            case .decoding(let reading): out.types[idx].singleValueDecoding = reading
+            case .unmodelled(let why): out.types[idx].customDecoderNote = why
+            case .notSingleValue: break
+            }
         }
     }
 
     /// Reads an `init(from:)` body (tokens `from..<to`) for the single-value shape: `singleValueContainer()`, no
-    /// keyed or unkeyed container, and every `decode(T.self)` of one type `T`. A `Date` built from it with
-    /// `timeIntervalSince1970` (÷ 1000 → milliseconds), `timeIntervalSinceReferenceDate` or an ISO 8601
-    /// formatter gives the date's encoding.
-    private func singleValueDecoding(in from: Int, _ to: Int) -> SingleValueDecoding? {
+    /// keyed or unkeyed container, and every `decode(T.self)` of one type `T`. Only shapes whose meaning is certain
+    /// are modelled: the decoded value stored as it is, handed to `Date(timeIntervalSince1970:)` /
+    /// `Date(timeIntervalSinceReferenceDate:)` unchanged, divided by exactly `1000` (`/ 1000`, `/ 1000.0`, `/ 1e3`,
+    /// `* 0.001`: UNIX milliseconds), or an ISO 8601 formatter's `date(from:)` with a `guard … else { throw … }`.
+    /// Anything else — other arithmetic, `??` or `try?` fallbacks, `if`/`switch`, conversions of a non-integer —
+    /// is `.unmodelled(reason)`, never guessed.
+    private func singleValueDecoding(in from: Int, _ to: Int) -> SingleValueReading {
         var single = false
         var decoded: [String] = []
         var decodedType: SwiftTypeSyntax?
         var identifiers: Set<String> = []
-        var thousand = false
+        var divisions: [String] = []
+        var calls: [String] = []
         var k = from
         while k < to {
             let tok = t[k]
+            if tok.kind == .identifier, tok.text == "throw" {
+                // `throw DecodingError.dataCorrupted(…)`: the error's own construction is not decoding.
+                k += 1
+                while k < to, t[k].kind == .identifier || isPunct(".", at: k) { k += 1 }
+                if k < to, isPunct("(", at: k) {
+                    var depth = 0
+                    repeat {
+                        if isPunct("(", at: k) { depth += 1 } else if isPunct(")", at: k) { depth -= 1 }
+                        k += 1
+                    } while k < to && depth > 0
+                }
+                continue
+            }
             if tok.kind == .identifier {
                 identifiers.insert(tok.text)
+                if isPunct("(", at: k + 1), !isIdent("init", at: k) || isPunct(".", at: k - 1) { calls.append(tok.text) }
                 if tok.text == "singleValueContainer" { single = true }
+                if tok.text == "try", isPunct("?", at: k + 1) || isPunct("!", at: k + 1) {
+                    return .unmodelled("`try\(isPunct("?", at: k + 1) ? "?" : "!")` turns a decoding failure into a fallback")
+                }
+                if ["if", "switch", "catch", "do", "while", "for", "return"].contains(tok.text) {
+                    return .unmodelled("the body branches or returns (`\(tok.text)`)")
+                }
                 if tok.text == "decode", isPunct("(", at: k + 1), k + 2 < to {
                     // decode(Type.self): the tokens up to `.self`
                     var j = k + 2
@@ -802,24 +860,78 @@ struct SwiftDeclarationParser {
                         decoded.append(names.joined(separator: "."))
                         decodedType = .named(names.map { .init(name: $0, arguments: []) })
                     } else {
-                        return nil  // decode([T].self), decode(T<U>.self)…: not the simple shape
+                        return .notSingleValue  // decode([T].self), decode(T<U>.self)…: not the simple shape
                     }
                 }
-            } else if tok.kind == .number, tok.text.replacingOccurrences(of: "_", with: "") == "1000" {
-                thousand = true
+            } else if isPunct("?", at: k), isPunct("?", at: k + 1) {
+                return .unmodelled("`??` substitutes a fallback value")
+            } else if tok.kind == .op || tok.kind == .punct,
+                      case let op = String(decoding: bytes[tok.start..<tok.end], as: UTF8.self),
+                      ["+", "-", "*", "/", "%", "??", "<<", ">>", "&", "|", "^", "~", "+=", "-=", "*=", "/=", "&+", "&*", "&-"].contains(op) {
+                if op == "??" { return .unmodelled("`??` substitutes a fallback value") }
+                let operand = k + 1 < to && t[k + 1].kind == .number ? t[k + 1].text.replacingOccurrences(of: "_", with: "") : ""
+                if op == "/", ["1000", "1000.0", "1e3", "1E3", "1_000"].contains(operand) {
+                    divisions.append("/")
+                } else if op == "*", ["0.001", "1e-3", "1E-3"].contains(operand) {
+                    divisions.append("*")
+                } else {
+                    return .unmodelled("the decoded value goes through arithmetic (`\(op)\(operand.isEmpty ? "" : " " + operand)`)")
+                }
             }
             k += 1
         }
         guard single, !identifiers.contains("unkeyedContainer"), !identifiers.contains("nestedContainer"),
-              !identifiers.contains("keyedBy"), let decodedType, Set(decoded).count == 1 else { return nil }
+              !identifiers.contains("keyedBy"), let decodedType, Set(decoded).count == 1 else { return .notSingleValue }
+        let integerTypes: Set<String> = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"]
+        let decodedName = decoded[0].split(separator: ".").last.map(String.init) ?? ""
+        // Conversions: only an integer widened to a floating type (exact below 2^53) is understood.
+        for name in ["Double", "Float", "TimeInterval", "CGFloat", "Int", "Int64", "Int32", "String", "Decimal", "UInt64", "NSNumber"] where identifiers.contains(name) && name != decodedName {
+            var at = from
+            while at < to {
+                if isIdent(name, at: at), isPunct("(", at: at + 1), !isPunct(".", at: at - 1) {
+                    guard ["Double", "TimeInterval"].contains(name), integerTypes.contains(decodedName) else {
+                        return .unmodelled("the decoded \(decodedName) is converted with `\(name)(…)`")
+                    }
+                }
+                at += 1
+            }
+        }
+        if divisions.count > 1 { return .unmodelled("the decoded value is scaled more than once") }
+        // Calls other than the container's and the Date / ISO 8601 formatter's own change or check the value.
+        let iso = identifiers.contains("ISO8601DateFormatter")
+        var allowedCalls: Set<String> = ["decode", "singleValueContainer", "Date", "Double", "TimeInterval", "init"]
+        if iso { allowedCalls.formUnion(["ISO8601DateFormatter", "date"]) }
+        if let call = calls.first(where: { !allowedCalls.contains($0) }) {
+            return .unmodelled("the body calls `\(call)(…)`")
+        }
+        if identifiers.contains("guard"), !iso { return .unmodelled("a `guard` narrows what decodes") }
         var encoding: DateEncoding?
         if identifiers.contains("timeIntervalSince1970") {
-            encoding = thousand ? .unixMilliseconds : .unixSeconds
+            encoding = divisions.isEmpty ? .unixSeconds : .unixMilliseconds
         } else if identifiers.contains("timeIntervalSinceReferenceDate") {
+            guard divisions.isEmpty else { return .unmodelled("milliseconds since 2001 are not modelled") }
             encoding = .referenceSeconds
         } else if identifiers.contains("ISO8601DateFormatter") || identifiers.contains("iso8601") {
+            guard divisions.isEmpty else { return .unmodelled("an ISO 8601 string cannot be divided") }
             encoding = .iso8601
+        } else if !divisions.isEmpty {
+            return .unmodelled("the decoded value is scaled (÷ 1000) into something that is not a Date")
+        } else if identifiers.contains("Date") {
+            return .unmodelled("a Date is built in a way that is not modelled")
         }
-        return SingleValueDecoding(decoded: decodedType, dateEncoding: encoding)
+        var reading = SingleValueDecoding(decoded: decodedType, dateEncoding: encoding)
+        if encoding == .iso8601 {
+            // Options other than the default `.withInternetDateTime` (± fractional seconds) are not modelled.
+            let known: Set<String> = ["withInternetDateTime", "withFractionalSeconds"]
+            let options = identifiers.filter { $0.hasPrefix("with") && $0.count > 4 && $0.dropFirst(4).first?.isUppercase == true }
+            if let other = options.subtracting(known).sorted().first {
+                return .unmodelled("ISO8601DateFormatter option .\(other) is not modelled")
+            }
+            if identifiers.contains("iso8601"), !identifiers.contains("ISO8601DateFormatter") {
+                return .unmodelled("a `.iso8601` format style or strategy is not modelled")
+            }
+            reading.fractionalSeconds = options.contains("withFractionalSeconds")
+        }
+        return .decoding(reading)
     }
 }

@@ -75,6 +75,8 @@ struct SwiftTypeDecl: Sendable {
     /// What that `init(from:)` reads when it is the common single-value shape (one `decode(T.self)` from
     /// `singleValueContainer()`); nil otherwise.
     var singleValueDecoding: SingleValueDecoding?
+    /// Why a single-value `init(from:)` is not modelled (a fallback, arithmetic, a conversion); nil otherwise.
+    var customDecoderNote: String?
     /// `path` joined with dots, computed once.
     let qualifiedName: String
     var name: String { path.last ?? "" }
@@ -103,6 +105,8 @@ struct SwiftTypealiasDecl: Sendable {
 struct SwiftDeclarations: Sendable {
     var types: [SwiftTypeDecl] = []
     var typealiases: [SwiftTypealiasDecl] = []
+    /// Types given their own `KeyedDecodingContainer.decode(_:forKey:)` overload, with where it is declared.
+    var decodeOverloads: [String: SwiftSourceLocation] = [:]
 }
 
 /// A custom `init(from:)` that decodes one value from a single-value container, and what it makes of it.
@@ -112,4 +116,16 @@ struct SingleValueDecoding: Sendable {
     /// How the value becomes a `Date`, when the body builds one (`Date(timeIntervalSince1970:)`, an ISO 8601
     /// formatter, `/ 1000`); nil when the value is stored as decoded.
     var dateEncoding: DateEncoding?
+    /// ISO 8601: the formatter's `formatOptions` include `.withFractionalSeconds`.
+    var fractionalSeconds = false
+}
+
+/// What the reader makes of a custom `init(from:)` body.
+enum SingleValueReading: Sendable {
+    /// One value from a single-value container, with a meaning that is certain.
+    case decoding(SingleValueDecoding)
+    /// A single-value body whose meaning is not modelled, with the reason (never guessed).
+    case unmodelled(String)
+    /// Not the single-value shape at all (keyed, unkeyed, nested containers).
+    case notSingleValue
 }

@@ -46,6 +46,17 @@ struct SwiftSchemaResolver {
                 extensions[path, default: []] += list
             }
         }
+        // Types nested in an extension of an alias (`extension Match.ContentState { enum CodingKeys … }` with
+        // `typealias ContentState = MatchState`) are members of the real type too: `MatchState.CodingKeys`.
+        let nested = decls.types.indices.filter { decls.types[$0].kind != .extension && decls.types[$0].path.count > 1 }
+            .sorted { decls.types[$0].path.count < decls.types[$1].path.count }
+        for i in nested {
+            let path = decls.types[i].path
+            let parent = path.dropLast().joined(separator: ".")
+            guard types[parent] == nil, let real = canonicalPath(Array(path.dropLast()), scope: []), real != parent else { continue }
+            let key = real + "." + path[path.count - 1]
+            if types[key] == nil { types[key] = i }
+        }
     }
 
     // MARK: ActivityAttributes types
@@ -324,11 +335,16 @@ struct SwiftSchemaResolver {
         if decl.isGeneric { return .unresolved(typeName: name, reason: "generic type \(name) is not modelled") }
         if declared?.shape != .keyed, let custom = ([decl] + exts).first(where: \.hasDecoderInit) {
             if let single = custom.singleValueDecoding {
-                if let encoding = single.dateEncoding { return encoding == .referenceSeconds ? .date : .customDate(encoding) }
+                if let encoding = single.dateEncoding {
+                    var decoding = CustomDateDecoding(fractionalSeconds: single.fractionalSeconds)
+                    if case .integer(let kind) = self.shape(of: single.decoded, scope: decl.path) { decoding.integer = kind }
+                    return encoding == .referenceSeconds && decoding.integer == nil ? .date : .customDate(encoding, decoding)
+                }
                 let shape = self.shape(of: single.decoded, scope: decl.path)
                 if case .unresolved = shape {} else { return shape }
             }
-            return .unresolved(typeName: name, reason: "\(name) has a custom init(from:) (\(custom.file):\(custom.line)); its decoding is not modelled — declare its shape in \(UnitDeclarations.fileName) next to the Swift source (e.g. `\(name) unix-seconds`, or `\(name) keyed`)")
+            let note = custom.customDecoderNote.map { " (\($0))" } ?? ""
+            return .unresolved(typeName: name, reason: "\(name) has a custom init(from:) (\(custom.file):\(custom.line))\(note); its decoding is not modelled — declare its shape in \(UnitDeclarations.fileName) next to the Swift source (e.g. `\(name) unix-seconds`, or `\(name) keyed`)")
         }
         switch decl.kind {
         case .protocol:
@@ -364,6 +380,19 @@ struct SwiftSchemaResolver {
         case none
         case keys([String: String])
         case unsupported(ValueShape)
+    }
+
+    /// The renamed associated values of enum case `name` (`<Case>CodingKeys` with `String` raw values, the case's
+    /// first letter capitalised): Swift label → JSON key. Empty when there is no such enum.
+    private func caseCodingKeys(of path: [String], case name: String) -> [String: String] {
+        guard let first = name.first else { return [:] }
+        let keysName = first.uppercased() + name.dropFirst() + "CodingKeys"
+        guard case .type(let i)? = member(keysName, of: path), decls.types[i].kind == .enum else { return [:] }
+        let keys = decls.types[i]
+        guard keys.inherited.contains(where: { Self.describe($0) == "String" || Self.describe($0) == "Swift.String" }) else { return [:] }
+        var renamed: [String: String] = [:]
+        for c in keys.cases { if case .string(let s)? = c.raw { renamed[c.name] = s } }
+        return renamed
     }
 
     private func codingKeys(of path: [String]) -> CodingKeysLookup {
@@ -407,6 +436,15 @@ struct SwiftSchemaResolver {
                 continue
             }
             var shape: ValueShape
+            let decodedName: String? = prop.wrapper ?? { if case .named(let comps)? = prop.type { return comps.last?.name }; return nil }()
+            if units[decl.qualifiedName + "." + prop.name] == nil, let decodedName, let overload = decls.decodeOverloads[decodedName] {
+                // `KeyedDecodingContainer.decode(_: X.Type, forKey:)` replaces the synthesized read of this key
+                // (often a default when absent): what it accepts is the overload's code, not modelled.
+                properties.append(StoredProperty(name: prop.name, key: key,
+                                                 shape: .optional(.unresolved(typeName: decodedName, reason: "\(overload) overloads KeyedDecodingContainer.decode(_: \(decodedName).Type, forKey:), which changes how '\(prop.name)' decodes (a default when absent?); not modelled — declare it in \(UnitDeclarations.fileName) (e.g. `\(decl.qualifiedName).\(prop.name) integer`)")),
+                                                 typeName: prop.typeText, location: SwiftSourceLocation(file: decl.file, line: prop.line)))
+                continue
+            }
             if let declared = units[decl.qualifiedName + "." + prop.name]?.shape.valueShape {
                 shape = declared
                 if case .optional? = prop.type { shape = .optional(declared) }
@@ -438,9 +476,13 @@ struct SwiftSchemaResolver {
         var rawTypeName: String?
         if let first = decl.inherited.first {
             switch shape(of: first, scope: Array(decl.path.dropLast())) {
-            case .string, .character: rawType = .string
+            // The standard library decodes a raw-value enum from its raw value only for String, Bool, the integer
+            // types, Float and Double (`RawRepresentable where RawValue == …`); a Character, Float16, Float80,
+            // CGFloat or Decimal raw type gets the synthesized keyed form ({"case": {}}), checked with swiftc.
+            case .string: rawType = .string
             case .integer(let kind): rawType = .integer(kind)
-            case .floating(let floatingName): rawType = .floating; rawTypeName = floatingName
+            case .floating(let floatingName) where !["Float16", "Float80", "CGFloat", "Decimal"].contains(floatingName):
+                rawType = .floating; rawTypeName = floatingName
             default: rawType = nil
             }
         }
@@ -485,8 +527,12 @@ struct SwiftSchemaResolver {
                 nextFloat += 1
             case nil:
                 var values: [(key: String, shape: ValueShape)] = []
+                // Per-case keys: `enum BlinkingCodingKeys: String, CodingKey { case rate = "hz" }` renames the
+                // associated value `rate` of case `blinking` (SE-0295).
+                let perCase = caseCodingKeys(of: decl.path, case: c.name)
                 for (k, v) in (c.associated ?? []).enumerated() {
-                    values.append((v.label ?? "_\(k)", shape(of: v.type, scope: decl.path)))
+                    let swiftName = v.label ?? "_\(k)"
+                    values.append((perCase[swiftName] ?? swiftName, shape(of: v.type, scope: decl.path)))
                 }
                 cases.append(.init(name: c.name, rawValue: nil, associatedValues: values, key: caseKeys?[c.name]))
             }

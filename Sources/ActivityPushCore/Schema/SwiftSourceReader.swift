@@ -106,6 +106,7 @@ public enum SwiftSourceReader {
                 let decls = try SwiftDeclarationParser.parse(text: source.text, file: source.file)
                 all.types += decls.types
                 all.typealiases += decls.typealiases
+                all.decodeOverloads.merge(decls.decodeOverloads) { first, _ in first }
             } catch {
                 let fix = error.fix ?? "the file must compile as Swift; correct the syntax there (or pass only the files that declare your ActivityAttributes types and the types they use)"
                 throw SchemaReadError(.syntax, file: source.file, line: error.line, error.message, fix: fix)

@@ -2,7 +2,8 @@
 /// how a type or property is carried in JSON when the reader cannot see it (a custom `init(from:)`, a wrapper
 /// from another module), so `check` judges those values instead of skipping them.
 ///
-/// One declaration a line, `NAME SHAPE` (a `:` after the name is allowed); `#` starts a comment:
+/// One declaration a line, `NAME SHAPE` (a `:` after the name is allowed, with or without a space; LF or CRLF line
+/// endings); `#` starts a comment:
 /// ```
 /// # type                                   shape
 /// EpochSecondsDate                         unix-seconds
@@ -69,9 +70,11 @@ public struct UnitDeclarations: Sendable {
     /// - Throws: ``SchemaReadError`` naming `file:line` for a line that is not `NAME SHAPE`, an unknown shape,
     ///   or a name declared twice.
     public mutating func add(text: String, file: String) throws(SchemaReadError) {
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: split on it too, so CRLF files read line by line.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            // `NAME SHAPE`, `NAME: SHAPE` and `NAME:SHAPE` (names never hold a colon).
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == ":" }).map(String.init)
             if words.isEmpty { continue }
             let location = SwiftSourceLocation(file: file, line: index + 1)
             let known = Shape.words.map(\.0).joined(separator: ", ")
@@ -79,7 +82,7 @@ public struct UnitDeclarations: Sendable {
                 throw SchemaReadError(.badUnits, "\(location): expected `NAME SHAPE` (e.g. `EpochSecondsDate unix-seconds`), got \"\(line.trimmingCharacters(in: .whitespaces))\"",
                                       fix: "one declaration a line; SHAPE is one of \(known)")
             }
-            let name = words[0].hasSuffix(":") ? String(words[0].dropLast()) : words[0]
+            let name = words[0]
             guard let shape = Shape.words.first(where: { $0.0 == words[1] })?.1 else {
                 throw SchemaReadError(.badUnits, "\(location): unknown shape \"\(words[1])\" for \(name)", fix: "use one of \(known)")
             }

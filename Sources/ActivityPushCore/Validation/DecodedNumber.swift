@@ -114,15 +114,54 @@ enum DecodedNumber {
         case "Float", "Float32", "Float16":
             guard let value = Float(lexeme), value.isFinite, !(value == 0 && nonZero) else { return false }
             return name != "Float16" || value.magnitude < 65520
+        case "Decimal":
+            return decimalFits(lexeme)
         default:
             guard let value = Double(lexeme), value.isFinite, !(value == 0 && nonZero) else { return false }
             return true
         }
     }
 
+    /// `Decimal` as `JSONDecoder` parses it (checked against swift-foundation): the digits (integer and fraction)
+    /// form the mantissa, the exponent is the written one minus the fraction digits; while the mantissa is 2^128 or
+    /// more its last digit is dropped (exponent + 1). It decodes when the exponent ends in −128…127 — so `1e128`,
+    /// `1e300`, `1e-129` and `0e500` fail while `10e127` and 39-digit mantissas fit. No normalisation otherwise.
+    static func decimalFits(_ lexeme: String) -> Bool {
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var inFraction = false
+        var exponentText: Substring = ""
+        let bytes = Array(lexeme.utf8)
+        var i = bytes.first == UInt8(ascii: "-") ? 1 : 0
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: ".") { inFraction = true }
+            else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                exponentText = Substring(String(decoding: bytes[(i + 1)...], as: UTF8.self))
+                break
+            } else {
+                if !(digits.isEmpty && c == UInt8(ascii: "0")) { digits.append(c) }
+                if inFraction { fractionDigits += 1 }
+            }
+            i += 1
+        }
+        if exponentText.hasPrefix("+") { exponentText = exponentText.dropFirst() }
+        let negativeExponent = exponentText.hasPrefix("-")
+        let magnitudeText = negativeExponent ? exponentText.dropFirst() : exponentText
+        let trimmed = magnitudeText.drop(while: { $0 == "0" })
+        guard trimmed.count <= 6 else { return false }  // |exponent| ≥ 10^6: far outside either way
+        let written = (Int(trimmed) ?? 0) * (negativeExponent ? -1 : 1)
+        var exponent = written - fractionDigits
+        let limit = Array("340282366920938463463374607431768211455".utf8)  // 2^128 − 1
+        if digits.count > limit.count { exponent += digits.count - limit.count; digits.removeLast(digits.count - limit.count) }
+        if digits.count == limit.count, digits.lexicographicallyPrecedes(limit) == false, digits != limit { exponent += 1 }
+        return (-128...127).contains(exponent)
+    }
+
     /// The largest magnitude the type holds, for messages.
     static func floatingLimit(_ name: String) -> String {
         switch name {
+        case "Decimal": return "a mantissa below 2^128 with exponent −128…127 (1e127 at most)"
         case "Float", "Float32": return "3.4028235e38"
         case "Float16": return "65504"
         default: return "1.7976931348623157e308"

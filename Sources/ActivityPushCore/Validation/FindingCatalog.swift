@@ -60,7 +60,10 @@ public enum FindingCatalog {
         .init(code: .integerOutOfRange, severity: .error, summary: "An integer outside the Swift type's range."),
         .init(code: .enumValueInvalid, severity: .error, summary: "Not one of the enum's raw values."),
         .init(code: .dateNotNumeric, severity: .error, summary: "A `Date` given as a string."),
+        .init(code: .fcmEnvelopeInvalid, severity: .error, summary: "An FCM message whose `apns` is missing or not an object, whose `apns.headers` is not an object, or a header value that is not a string (FCM answers 400)."),
+        .init(code: .fcmMissingLiveActivityToken, severity: .error, summary: "An FCM message without `apns.live_activity_token`: FCM sends an ordinary notification and sets no apns-push-type / apns-topic."),
         .init(code: .dateNotReferenceEpoch, severity: .error, summary: "A `Date` given in UNIX seconds (decodes ~31 years late)."),
+        .init(code: .customDateImplausible, severity: .warning, summary: "A date the app decodes itself (UNIX seconds / milliseconds) that decodes but looks like another unit (milliseconds as seconds, seconds as milliseconds, seconds since 2001)."),
         .init(code: .schemaUnresolved, severity: .info, summary: "A type the schema reader cannot resolve; its values are not judged."),
         // Headers
         .init(code: .missingPushType, severity: .error, summary: "No `apns-push-type` header."),
@@ -175,6 +178,15 @@ extension FindingCode {
     public static let dateNotNumeric: FindingCode = "date-not-numeric"
     /// `date-not-reference-epoch` (error): A `Date` given in UNIX seconds (decodes ~31 years late).
     public static let dateNotReferenceEpoch: FindingCode = "date-not-reference-epoch"
+    /// `custom-date-implausible` (warning): a date in the app's own unit that decodes but lands far from now in a
+    /// way that suggests the wrong unit (milliseconds sent as seconds, seconds as milliseconds, seconds since 2001).
+    public static let customDateImplausible: FindingCode = "custom-date-implausible"
+    /// `fcm-envelope-invalid` (error): an FCM message whose `apns` is missing or not an object, whose
+    /// `apns.headers` is not an object, or a header value that is not a string (FCM answers 400 INVALID_ARGUMENT).
+    public static let fcmEnvelopeInvalid: FindingCode = "fcm-envelope-invalid"
+    /// `fcm-missing-live-activity-token` (error): an FCM message without `apns.live_activity_token`; FCM then
+    /// sends an ordinary notification and does not set `apns-push-type` / `apns-topic`.
+    public static let fcmMissingLiveActivityToken: FindingCode = "fcm-missing-live-activity-token"
     /// `schema-unresolved` (info): A type the schema reader cannot resolve; its values are not judged.
     public static let schemaUnresolved: FindingCode = "schema-unresolved"
     /// `missing-push-type` (error): No `apns-push-type` header.

@@ -12,7 +12,7 @@ extension PushCheck {
     mutating func checkHeaders(_ h: APNsHeaders) {
         let broadcast = isBroadcast
         switch h.pushType {
-        case nil where envelope != nil:
+        case nil where envelope?.hasLiveActivityToken == true:
             break  // FCM sets apns-push-type itself for a Live Activity token
         case nil:
             report(.missingPushType, at: "headers.apns-push-type", nil,
@@ -48,7 +48,7 @@ extension PushCheck {
             }
         } else {
             switch h.topic {
-            case nil where envelope != nil:
+            case nil where envelope?.hasLiveActivityToken == true:
                 break  // FCM sets apns-topic (bundle id + .push-type.liveactivity) itself
             case nil:
                 report(.missingTopic, at: "headers.apns-topic", nil,

@@ -3,6 +3,7 @@ import Foundation
 /// Rules against the app's own types (read from its Swift source by ``SwiftSourceReader``):
 /// `attributes-type-mismatch`, `missing-required-key`, `unknown-attribute-key`, `unknown-content-state-key`,
 /// `type-mismatch`, `integer-out-of-range`, `enum-value-invalid`, `date-not-numeric`, `date-not-reference-epoch`,
+/// `custom-date-implausible` (a date in the app's own unit that decodes but looks like another unit: a warning),
 /// `schema-unresolved`.
 /// Source: the device decodes `attributes` and `content-state` with `JSONDecoder`'s default strategies (Apple,
 /// "Starting and updating Live Activities…"; `JSONDecoder.dateDecodingStrategy` default `deferredToDate`);
@@ -46,7 +47,7 @@ extension PushCheck {
             } else if let contentState {
                 var best: (ActivityAttributesType, Int)? = nil
                 for t in schema.types {
-                    var judge = ShapeJudge(strict: validator.strict)
+                    var judge = ShapeJudge(strict: validator.strict, now: now)
                     judge.judge(root: contentState.node, t.contentState, at: contentState.path, region: .contentState)
                     let errors = judge.findings.filter { $0.severity == .error }.count
                     if best == nil || errors < best!.1 { best = (t, errors) }
@@ -55,7 +56,7 @@ extension PushCheck {
             }
         }
         guard let type = chosen else { return }
-        var judge = ShapeJudge(strict: validator.strict)
+        var judge = ShapeJudge(strict: validator.strict, now: now)
         if let contentState {
             judge.judge(root: contentState.node, type.contentState, at: contentState.path, region: .contentState)
         }
@@ -111,7 +112,13 @@ struct ShapeJudge {
     }
     private var reportedUnresolved: Set<String> = []
 
-    init(strict: Bool) { self.strict = strict }
+    /// The check's clock (`--now`), UNIX seconds; nil uses the real clock, only for the example values in fixes.
+    let now: Double?
+
+    init(strict: Bool, now: Double? = nil) {
+        self.strict = strict
+        self.now = now
+    }
 
     /// UNIX seconds in this range are taken for a `Date` sent as UNIX time (2001-09-09 … 2049-03-22), which the
     /// default decoder reads ~31 years late.
@@ -133,7 +140,9 @@ struct ShapeJudge {
             if reportedUnresolved.insert(typeName).inserted {
                 add(.schemaUnresolved, path, node.position,
                     "\(typeName) is not judged: \(reason)",
-                    fix: "pass the .swift file that declares \(typeName) with --attributes, if it is in the app")
+                    fix: reason.contains("none of the files")
+                        ? "pass the .swift file that declares \(typeName) with --attributes, if it is in the app"
+                        : "declare how \(typeName) is carried in \(UnitDeclarations.fileName) next to the Swift source (see the reason)")
             }
         case .bool:
             if case .bool = node.value { return }
@@ -156,8 +165,8 @@ struct ShapeJudge {
             judgeFloatingRange(node, n, name)
         case .date:
             judgeDate(node)
-        case .customDate(let encoding):
-            judgeCustomDate(node, encoding)
+        case .customDate(let encoding, let decoding):
+            judgeCustomDate(node, encoding, decoding)
         case .url:
             guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
             if s.isEmpty || URL(string: s) == nil {
@@ -207,6 +216,11 @@ struct ShapeJudge {
     private mutating func judgeFloatingRange(_ node: JSONNode, _ n: JSONNumber, _ name: String) {
         if DecodedNumber.floatingFits(n, name: name) { return }
         let limit = DecodedNumber.floatingLimit(name)
+        if name == "Decimal" {
+            return add(.typeMismatch, path, node.position,
+                       "the app's type declares this as Decimal; \(n.lexeme) is outside what JSONDecoder reads into one (\(limit)), so decoding fails",
+                       fix: "send a number with at most 38 significant digits between 1e-128 and 1e127 in magnitude, or 0")
+        }
         add(.typeMismatch, path, node.position,
             "the app's type declares this as \(name); \(n.lexeme) rounds to \(n.doubleValue == 0 || n.doubleValue.magnitude < 1 ? "zero (too small)" : "infinity (too large)") in \(name), so decoding fails",
             fix: "send a number within ±\(limit)\(name == "Float16" ? "" : ", or 0 instead of a value below the smallest subnormal")")
@@ -239,7 +253,7 @@ struct ShapeJudge {
             if !v.isFinite || abs(v) > 1e15 {
                 add(.typeMismatch, path, node.position,
                     "the app's type declares this as a Date (seconds since 2001-01-01); \(n.lexeme) is not a usable time",
-                    fix: "send seconds since 2001-01-01 00:00:00 UTC, e.g. \(JSONNumber.wholeText(Date().timeIntervalSinceReferenceDate))")
+                    fix: "send seconds since 2001-01-01 00:00:00 UTC, e.g. \(JSONNumber.wholeText((now ?? Date().timeIntervalSince1970) - Self.referenceOffset))")
             } else if v >= 1.0e11 {
                 let seconds = (v / 1000).rounded(.down)
                 // Milliseconds since 1970 (≈1.7e12 today) or since 2001 (≈7.9e11): the fix differs.
@@ -266,48 +280,94 @@ struct ShapeJudge {
         }
     }
 
-    /// A date the app decodes itself (custom single-value `init(from:)` or `activity-push.units`).
-    private mutating func judgeCustomDate(_ node: JSONNode, _ encoding: DateEncoding) {
-        let nowUnix = Date().timeIntervalSince1970
+    /// A date the app decodes itself (custom single-value `init(from:)` or `activity-push.units`). What fails to
+    /// decode is an error; a value that decodes but lands far from now in a way that suggests the wrong unit is the
+    /// `custom-date-implausible` warning (the decoder accepts it, so the push is not dropped).
+    private mutating func judgeCustomDate(_ node: JSONNode, _ encoding: DateEncoding, _ decoding: CustomDateDecoding) {
+        let nowUnix = now ?? Date().timeIntervalSince1970
         switch encoding {
         case .referenceSeconds:
+            if let integer = decoding.integer {
+                guard node.value.numberValue != nil else { return judgeDate(node) }
+                let before = findings.count
+                judgeInteger(node, integer)
+                if findings.count > before { return }
+            }
             judgeDate(node)
         case .iso8601:
+            let example = decoding.fractionalSeconds ? "2026-01-01T00:00:00.000Z" : "2026-01-01T00:00:00Z"
+            let formatter = decoding.fractionalSeconds ? "ISO8601DateFormatter with .withFractionalSeconds" : "ISO8601DateFormatter"
             guard let s = node.value.stringValue else {
-                return mismatch(node, path, "Date read as an ISO 8601 string", fix: "send a string such as \"2026-01-01T00:00:00Z\"")
+                return mismatch(node, path, "Date read as an ISO 8601 string", fix: "send a string such as \"\(example)\"")
             }
-            if Self.parseISO8601(s) == nil {
+            if !Self.isInternetDateTime(s, fractionalSeconds: decoding.fractionalSeconds) {
                 add(.typeMismatch, path, node.position,
-                    "the app decodes this Date from an ISO 8601 string; \"\(s.prefix(40))\" is not one, so decoding fails",
-                    fix: "send a string such as \"2026-01-01T00:00:00Z\"")
+                    "the app decodes this Date with \(formatter); \"\(s.prefix(40))\" is not the form it reads (yyyy-MM-ddTHH:mm:ss\(decoding.fractionalSeconds ? ".SSS" : "") with Z or ±hh:mm), so decoding fails",
+                    fix: "send a string such as \"\(example)\"")
             }
         case .unixSeconds, .unixMilliseconds:
             let unit = encoding == .unixSeconds ? "UNIX seconds" : "UNIX milliseconds"
+            let exampleValue = JSONNumber.wholeText(encoding == .unixSeconds ? nowUnix : nowUnix * 1000)
             guard let n = node.value.numberValue else {
                 if let s = node.value.stringValue {
                     return add(.dateNotNumeric, path, node.position,
                                "the app decodes this Date from a number of \(unit); the string \"\(s.prefix(40))\" fails to decode",
-                               fix: "send a number of \(unit), e.g. \(JSONNumber.wholeText(encoding == .unixSeconds ? nowUnix : nowUnix * 1000))")
+                               fix: "send a number of \(unit), e.g. \(exampleValue)")
                 }
                 return mismatch(node, path, "Date read as \(unit)", fix: "send a number of \(unit)")
+            }
+            if let integer = decoding.integer {
+                // `decode(Int64.self)` first: a fraction or a value out of its range fails before any Date is made.
+                let before = findings.count
+                judgeInteger(node, integer)
+                if findings.count > before { return }
             }
             let v = n.doubleValue
             guard v.isFinite else { return mismatch(node, path, "Date read as \(unit)") }
             let seconds = encoding == .unixSeconds ? v : v / 1000
             if encoding == .unixSeconds, v >= 1.0e11 {
-                add(.typeMismatch, path, node.position,
-                    "the app decodes this Date as UNIX seconds; \(n.lexeme) looks like milliseconds and lands thousands of years ahead",
-                    fix: "send \(JSONNumber.wholeText((v / 1000).rounded(.down))) (= \(n.lexeme) / 1000)")
+                add(.customDateImplausible, path, node.position,
+                    "the app decodes this Date as UNIX seconds; \(n.lexeme) decodes but looks like milliseconds and lands thousands of years ahead",
+                    fix: "send \(JSONNumber.wholeText((v / 1000).rounded(.down))) (= \(n.lexeme) / 1000), e.g. \(exampleValue) for now")
             } else if encoding == .unixMilliseconds, v > 0, v < 1.0e11 {
-                add(.typeMismatch, path, node.position,
-                    "the app decodes this Date as UNIX milliseconds; \(n.lexeme) looks like seconds and lands in January 1970",
-                    fix: "send \(JSONNumber.wholeText(v * 1000)) (= \(n.lexeme) × 1000)")
+                add(.customDateImplausible, path, node.position,
+                    "the app decodes this Date as UNIX milliseconds; \(n.lexeme) decodes but looks like seconds and lands in January 1970",
+                    fix: "send \(JSONNumber.wholeText(v * 1000)) (= \(n.lexeme) × 1000), e.g. \(exampleValue) for now")
             } else if abs(seconds + Self.referenceOffset - nowUnix) < 86_400 * 366 * 5 {
-                add(.typeMismatch, path, node.position,
-                    "the app decodes this Date as \(unit); \(n.lexeme) looks like seconds since 2001-01-01 and lands ~31 years early",
-                    fix: "send \(unit) (add 978307200 seconds)")
+                add(.customDateImplausible, path, node.position,
+                    "the app decodes this Date as \(unit); \(n.lexeme) decodes but looks like seconds since 2001-01-01 and lands ~31 years early",
+                    fix: "send \(unit) (add 978307200 seconds\(encoding == .unixMilliseconds ? " and × 1000" : "")), e.g. \(exampleValue) for now")
             }
         }
+    }
+
+    /// What `ISO8601DateFormatter` with `.withInternetDateTime` (± `.withFractionalSeconds`) reads:
+    /// `yyyy-MM-ddTHH:mm:ss` then, with fractional seconds, a required `.` and digits, then `Z` or `±hh:mm`
+    /// (upper-case `T` and `Z`; no date-only, no missing zone, no space separator).
+    static func isInternetDateTime(_ text: String, fractionalSeconds: Bool) -> Bool {
+        let b = Array(text.utf8)
+        func digits(_ at: Int, _ count: Int) -> Bool {
+            at + count <= b.count && b[at..<(at + count)].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        }
+        guard b.count >= 20, digits(0, 4), b[4] == 0x2D, digits(5, 2), b[7] == 0x2D, digits(8, 2), b[10] == 0x54,
+              digits(11, 2), b[13] == 0x3A, digits(14, 2), b[16] == 0x3A, digits(17, 2) else { return false }
+        var i = 19
+        if fractionalSeconds {
+            guard i < b.count, b[i] == 0x2E else { return false }
+            i += 1
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            guard i > start else { return false }
+        }
+        guard i < b.count else { return false }
+        if b[i] == 0x5A { i += 1 }
+        else if b[i] == 0x2B || b[i] == 0x2D, digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 0x3A, digits(i + 4, 2) { i += 6 }
+        else { return false }
+        guard i == b.count else { return false }
+        // Field ranges as the formatter checks them (it refuses month 13, hour 24…).
+        func number(_ at: Int, _ count: Int) -> Int { Int(String(decoding: b[at..<(at + count)], as: UTF8.self)) ?? -1 }
+        return (1...12).contains(number(5, 2)) && (1...31).contains(number(8, 2)) && number(11, 2) <= 23
+            && number(14, 2) <= 59 && number(17, 2) <= 60 && Self.parseISO8601(String(text.prefix(19)) + "Z") != nil
     }
 
     static func yearOf(referenceSeconds v: Double) -> String {
@@ -334,10 +394,19 @@ struct ShapeJudge {
         case .integer(let k) where k.name != "Int":
             // Only String- and Int-keyed dictionaries (CodingKeyRepresentable) are JSON objects; other keys encode as
             // a flat array [key, value, key, value, …].
-            if node.value.members != nil {
+            guard case .array(let elements) = node.value else {
+                return add(.typeMismatch, path, node.position,
+                           "the app's type declares this as a dictionary keyed by \(k.name), which Codable encodes as an array [key, value, …], not \(node.value.kindWithArticle); decoding fails",
+                           fix: "send [key1, value1, key2, value2, …], or key the dictionary by String or Int in the app")
+            }
+            if elements.count % 2 != 0 {
                 add(.typeMismatch, path, node.position,
-                    "the app's type declares this as a dictionary keyed by \(k.name), which Codable encodes as an array [key, value, …], not an object; decoding fails",
-                    fix: "send [key1, value1, key2, value2, …], or key the dictionary by String or Int in the app")
+                    "the app's type declares this as a dictionary keyed by \(k.name), read as an array of key, value pairs; \(elements.count) elements leave a key without its value, so decoding fails",
+                    fix: "send an even number of elements: [key1, value1, key2, value2, …]")
+            }
+            // Keys at even indices decode as the key type (range included), values at odd ones as the value type.
+            for (i, e) in elements.enumerated() {
+                descend(String(i)) { $0.judge(e, i % 2 == 0 ? key : value, region: region) }
             }
             return
         case .string, .integer:
@@ -471,7 +540,7 @@ struct ShapeJudge {
             }
             let fields = StructShape(name: "\(e.name).\(c.name)",
                                      properties: c.associatedValues.map {
-                                         StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: "\($0.shape)")
+                                         StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: $0.shape.swiftSpelling)
                                      })
             descend(m.key) { $0.judgeObject(m.value, fields, region: region) }
         }

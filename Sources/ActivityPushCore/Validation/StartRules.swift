@@ -33,7 +33,7 @@ extension PushCheck {
                 switch v.value {
                 case .string(let s) where !s.allSatisfy(\.isWhitespace): continue
                 // Present but empty: the device still builds the alert (a start is kept), but shows no text.
-                case .string: if isStart { blank.append(part) } else { missing.append(part) }
+                case .string(let s): blank.append(s.isEmpty ? "empty" : "whitespace only")
                 case .object(let m) where m.contains(where: { $0.key == "loc-key" }): continue
                 default: missing.append(part)
                 }
@@ -41,10 +41,22 @@ extension PushCheck {
         } else {
             missing = ["title", "body"]
         }
-        if missing.isEmpty, blank.count == 2 {
+        // Words for blank parts, built only when there are some (the common alert has none).
+        let blankText = blank.isEmpty ? "" : blank.count == 2 && blank[0] != blank[1] ? "title \(blank[0]), body \(blank[1])" : "both \(blank[0])"
+        if isStart, missing.isEmpty, blank.count == 2 {
             report(.silentStart, at: alert.path, alert.node.position,
-                   "aps.alert has title and body, both empty: the device keeps the start (the keys are present) and the activity starts without a visible alert",
+                   "aps.alert has title and body, \(blankText): the device keeps the start (the keys are present) and the activity starts without a visible alert",
                    fix: "nothing to fix if a silent start is meant (keep both keys, even empty — without them the start is dropped); otherwise give title and body text")
+            return
+        }
+        if missing.isEmpty, !blank.isEmpty {
+            let which = blank.count == 2 ? "title and body, \(blankText)" : (unusablePart(alert) ?? "title or body") + " \(blank[0])"
+            // A start with one blank part is kept (both keys are present) and shows the other: nothing to say.
+            if !isStart, event != nil {
+                report(.alertIncomplete, at: alert.path, alert.node.position,
+                       "aps.alert has \(which), so the alert shows no \(blank.count == 2 ? "text" : "text there")",
+                       fix: "give aps.alert \"title\" and \"body\" text, or remove the alert")
+            }
             return
         }
         guard !missing.isEmpty else { return }
@@ -58,6 +70,14 @@ extension PushCheck {
         } else if event != nil {
             report(.alertIncomplete, at: alert.path, alert.node.position, what + ", so no alert is shown",
                    fix: "give aps.alert both \"title\" and \"body\", or remove the alert")
+        }
+    }
+
+    /// The first of the alert's `title` / `body` that is a blank string.
+    private func unusablePart(_ alert: Located) -> String? {
+        ["title", "body"].first { part in
+            guard case .string(let s)? = alert.node.value.members?.first(where: { $0.key == part })?.value.value else { return false }
+            return s.allSatisfy(\.isWhitespace)
         }
     }
 

@@ -111,7 +111,10 @@ struct PushCheck {
         var headerPositions: [String: SourcePosition] = [:]
         defer {
             if let headers { checkHeaders(headers) }
-            if let envelope { moveIntoEnvelope(envelope, from: bodyFindings, headerPositions: headerPositions) }
+            if let envelope {
+                moveIntoEnvelope(envelope, from: bodyFindings, headerPositions: headerPositions)
+                checkEnvelope(envelope)
+            }
             findings.sort(by: Self.order)
         }
         guard var rootNode = document.root else { return checkBodySize(body.count) }
@@ -120,9 +123,13 @@ struct PushCheck {
             envelope = found
             if let (fromEnvelope, positions) = found.requestHeaders {
                 var merged = fromEnvelope
-                for field in headers ?? APNsHeaders() { merged[field.name] = field.value }
-                headers = merged
                 headerPositions = positions
+                for field in headers ?? APNsHeaders() {
+                    merged[field.name] = field.value
+                    // A --headers value wins: findings on it belong to the headers file (`headers.<name>`).
+                    headerPositions[field.name.lowercased()] = nil
+                }
+                headers = merged
             }
             guard let payload = found.payload?.value else {
                 report(.missingAPS, at: "$", found.apns.position,
@@ -132,6 +139,9 @@ struct PushCheck {
             }
             rootNode = payload
             bodySize = JSONWriter.compact(payload.value).utf8.count  // what FCM sends to APNs
+        } else if let broken = FCMEnvelope.brokenMessage(root: rootNode) {
+            checkBodySize(bodySize)
+            return report(.fcmEnvelopeInvalid, at: broken.path, broken.position, broken.message, fix: broken.fix)
         }
         checkBodySize(bodySize)
         guard rootNode.value.members != nil else {
@@ -174,6 +184,34 @@ struct PushCheck {
                 findings[i].column = payload.value.position.column
             }
             findings[i].path = envelope.envelopePath(path)
+        }
+    }
+
+    /// `fcm-envelope-invalid` (headers not an object, a header value not a string: FCM answers 400) and
+    /// `fcm-missing-live-activity-token` (FCM then sends an ordinary notification). Source: Firebase REST
+    /// `ApnsConfig` (`headers`: map of string to string; `live_activity_token`).
+    mutating func checkEnvelope(_ envelope: FCMEnvelope) {
+        if let malformed = envelope.malformedHeaders {
+            report(.fcmEnvelopeInvalid, at: envelope.apnsPath + ".headers", malformed.value.position,
+                   "\(envelope.apnsPath).headers is \(malformed.value.value.kindWithArticle); FCM wants an object of header names to string values and refuses the message (400 INVALID_ARGUMENT)",
+                   fix: "send \"headers\": {\"apns-priority\": \"10\"}")
+        }
+        for member in envelope.headers ?? [] {
+            if case .string = member.value.value { continue }
+            let text: String
+            switch member.value.value {
+            case .number(let n): text = n.lexeme
+            case .bool(let b): text = b ? "true" : "false"
+            default: text = "…"
+            }
+            report(.fcmEnvelopeInvalid, at: envelope.apnsPath + ".headers." + member.key, member.value.position,
+                   "\(envelope.apnsPath).headers.\(member.key) is \(member.value.value.kindWithArticle); FCM header values are strings and FCM answers 400 INVALID_ARGUMENT",
+                   fix: "send \"\(member.key)\": \"\(text)\"")
+        }
+        if !envelope.hasLiveActivityToken {
+            report(.fcmMissingLiveActivityToken, at: envelope.apnsPath + ".live_activity_token", envelope.apns.position,
+                   "no \(envelope.apnsPath).live_activity_token: FCM sends this as an ordinary notification to the FCM token, not to the Live Activity, and does not set apns-push-type or apns-topic",
+                   fix: "add \"live_activity_token\": the activity's push token (or push-to-start token) as hex, next to headers and payload")
         }
     }
 
