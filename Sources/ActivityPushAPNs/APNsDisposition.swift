@@ -2,7 +2,8 @@ import ActivityPushCore
 /// Delays used when classifying failures. All values are seconds (durations, not points in time).
 ///
 /// Source of the defaults: Apple, "Handling notification responses from APNs" (spec §4.2): retry 5xx no sooner
-/// than 15 minutes; the others are this project's choices (spec §0).
+/// than 15 minutes. Apple gives no figure for the others (429 says only "retry with a delay"; a connection
+/// failure says nothing), so their defaults (60 s, 60 s, 1 s) are this project's.
 public struct APNsRetryPolicy: Sendable, Hashable {
     /// 500 / 503: Apple says retry no sooner than 15 minutes. Default 900.
     public var serverErrorDelaySeconds: Double
