@@ -6,7 +6,7 @@ CLI := .build/debug/activity-push
 # Library modules with a DocC catalog (Sources/<Module>/<Module>.docc); `make docs` builds an archive for each.
 DOC_MODULES ?= ActivityPushCore ActivityPushDiagnosis ActivityPushAPNs ActivityPushMock ActivityPushQueue ActivityPushConsole
 # Modules whose every public symbol must have a doc comment (`make test` fails otherwise).
-DOC_CHECKED_MODULES ?= ActivityPushCore ActivityPushDiagnosis
+DOC_CHECKED_MODULES ?= ActivityPushCore ActivityPushDiagnosis ActivityPushAPNs ActivityPushQueue
 DOCS_BUILD := .build/docs-build
 SYMBOL_GRAPHS := $(CURDIR)/.build/symbol-graphs
 DOCS_OUT := .build/docs

@@ -2,9 +2,15 @@ import ActivityPushCore
 import Foundation
 
 /// A request the client refuses before sending: the push and the destination do not fit together.
+///
+/// Thrown by ``APNsClient/send(_:deviceToken:)`` and ``APNsClient/broadcast(_:)`` before anything is written to
+/// a connection, so nothing was sent and resending the same call fails the same way.
 public struct APNsRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong and how to fix it, for people (e.g. the token is not hex; use `broadcast(_:)` for a channel).
     public var message: String
+    /// Makes an error with the given ``message``.
     public init(_ message: String) { self.message = message }
+    /// The ``message``.
     public var description: String { message }
 }
 
@@ -21,10 +27,19 @@ public struct APNsRequestError: Error, Sendable, Hashable, CustomStringConvertib
 /// exactly one ``APNsResult``; ``APNsResult/disposition(policy:)`` says what to do with it.
 /// Call ``shutdown()`` when done.
 public final class APNsClient: Sendable {
+    /// Which APNs hosts this client talks to (development or production, or a mock's URLs); every request
+    /// goes to this environment's device, broadcast or channel-management URL.
     public let environment: APNsEnvironment
+    /// The provider token (JWT) signed into every request's `authorization: bearer …` header; re-signed once
+    /// on `403 ExpiredProviderToken` (Apple, "Establishing a token-based connection to APNs", spec §2.5).
     public let token: ProviderToken
     package let transport: HTTP2Transport
 
+    /// Makes a client; no connection opens until the first request.
+    /// - Parameters:
+    ///   - environment: the APNs hosts to send to.
+    ///   - token: the signing credential for the `authorization` header.
+    ///   - configuration: connection pool, stream cap, timeouts (seconds) and CA file.
     /// - Throws: ``APNsTransportError`` (not sent) when the CA file cannot be loaded or `https_proxy` is not an
     ///   `http://host:port` URL.
     public init(environment: APNsEnvironment, token: ProviderToken,
@@ -59,29 +74,36 @@ public final class APNsClient: Sendable {
 
     // MARK: Channel management (iOS 18 broadcast), spec §2.4
 
-    /// Creates a channel (`POST /1/apps/<bundle>/channels`). Success is `201` with the new id in
-    /// ``APNsResponse/channelID`` (base64). The policy cannot be changed later.
+    /// Creates a channel (`POST /1/apps/<bundle>/channels`, body `{"message-storage-policy":0|1,"push-type":"LiveActivity"}`).
+    /// Success is `201` with the new id in ``APNsResponse/channelID`` (base64). The policy cannot be changed later.
+    /// Source: Apple, "Sending channel management requests to APNs" (spec §2.4). Never throws: a failure is a
+    /// non-2xx ``APNsResult/response(_:)`` or an ``APNsResult/failure(_:)``.
     public func createChannel(bundleID: String, storagePolicy: MessageStoragePolicy) async -> APNsResult {
         let body = #"{"message-storage-policy":\#(storagePolicy.rawValue),"push-type":"LiveActivity"}"#
         return await execute(method: "POST", url: channelsURL(bundleID), headers: [], body: Array(body.utf8))
     }
 
-    /// Reads a channel (`GET …/channels` with `apns-channel-id`): `200`, body `{"message-storage-policy":…,"push-type":…}`.
+    /// Reads a channel (`GET /1/apps/<bundle>/channels` with header `apns-channel-id`): `200`, body
+    /// `{"message-storage-policy":…,"push-type":…}`. Source: Apple, "Sending channel management requests to APNs"
+    /// (spec §2.4).
     public func readChannel(bundleID: String, channelID: String) async -> APNsResult {
         await execute(method: "GET", url: channelsURL(bundleID), headers: [HTTP2Header(APNsHeaderName.channelID.rawValue, channelID)], body: [])
     }
 
-    /// Deletes a channel (`DELETE …/channels`): `204`. Irreversible.
+    /// Deletes a channel (`DELETE /1/apps/<bundle>/channels` with header `apns-channel-id`): `204`. Irreversible:
+    /// pushes to the id fail afterwards. Source: Apple, "Sending channel management requests to APNs" (spec §2.4).
     public func deleteChannel(bundleID: String, channelID: String) async -> APNsResult {
         await execute(method: "DELETE", url: channelsURL(bundleID), headers: [HTTP2Header(APNsHeaderName.channelID.rawValue, channelID)], body: [])
     }
 
     /// Lists channel ids (`GET /1/apps/<bundle>/all-channels`): `200`, body `{"channels":[…]}`; see ``channelIDs(in:)``.
+    /// Source: Apple, "Sending channel management requests to APNs" (spec §2.4).
     public func listChannels(bundleID: String) async -> APNsResult {
         await execute(method: "GET", url: environment.managementURL + "/1/apps/" + bundleID + "/all-channels", headers: [], body: [])
     }
 
-    /// The channel ids in a list response body (empty when the body has none).
+    /// The channel ids (base64 strings) in the body of a ``listChannels(bundleID:)`` response
+    /// (`{"channels":[…]}`); empty when the body is not that JSON object or has no `channels` array.
     public static func channelIDs(in response: APNsResponse) -> [String] {
         guard let obj = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else { return [] }
         return obj["channels"] as? [String] ?? []
@@ -149,8 +171,8 @@ public final class APNsClient: Sendable {
 }
 
 /// Shortens secrets for logs and output: tokens show their first and last 4 characters.
-/// (Kept for the client rewrite; the rule lives in ``DeviceToken/redacted(_:)``.)
-public enum Redact {
-    /// ``DeviceToken/redacted(_:)``.
-    public static func token(_ t: String) -> String { DeviceToken.redacted(t) }
+/// (Kept for the client rewrite; the rule lives in ``DeviceToken/redacted(_:)``.) Package-only: tests use it.
+package enum Redact {
+    /// The token as logs show it, by ``DeviceToken/redacted(_:)`` (first and last 4 characters).
+    package static func token(_ t: String) -> String { DeviceToken.redacted(t) }
 }

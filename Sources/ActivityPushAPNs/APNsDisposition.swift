@@ -1,5 +1,9 @@
 import ActivityPushCore
-/// Delays used when classifying failures. All values are seconds.
+/// Delays used when classifying failures. All values are seconds (durations, not points in time).
+///
+/// Source of the defaults: Apple, "Handling notification responses from APNs" (spec §4.2): retry 5xx no sooner
+/// than 15 minutes. Apple gives no figure for the others (429 says only "retry with a delay"; a connection
+/// failure says nothing), so their defaults (60 s, 60 s, 1 s) are this project's.
 public struct APNsRetryPolicy: Sendable, Hashable {
     /// 500 / 503: Apple says retry no sooner than 15 minutes. Default 900.
     public var serverErrorDelaySeconds: Double
@@ -10,6 +14,7 @@ public struct APNsRetryPolicy: Sendable, Hashable {
     /// No HTTP response (connection failed or dropped). Default 1.
     public var transportDelaySeconds: Double
 
+    /// Makes a policy; every value is seconds, the defaults as documented on each property.
     public init(serverErrorDelaySeconds: Double = 900, tooManyRequestsDelaySeconds: Double = 60,
                 tokenUpdatesDelaySeconds: Double = 60, transportDelaySeconds: Double = 1) {
         self.serverErrorDelaySeconds = serverErrorDelaySeconds
@@ -34,11 +39,15 @@ public struct APNsResponseRule: Sendable, Hashable, CustomStringConvertible {
     public var appleSays: String
     let matches: @Sendable (Int, APNsReason?) -> Bool
 
+    /// `<statusText> <reasonText>`, e.g. `410 (or any) Unregistered, ExpiredToken, any with 410`.
     public var description: String { "\(statusText) \(reasonText)" }
 
+    /// Two rules are equal when their ``name``s are (the match closure is not compared).
     public static func == (lhs: APNsResponseRule, rhs: APNsResponseRule) -> Bool { lhs.name == rhs.name }
+    /// Hashes the ``name`` only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
+    /// Apple: the request was accepted (any 2xx; `200` for a push, `201`/`204` for channel management).
     public static let success = APNsResponseRule(name: "success", statusText: "2xx", reasonText: "–",
                                                  appleSays: "accepted") { status, _ in (200..<300).contains(status) }
     /// Apple: never retry; the token is wrong for this app or environment (it may be fine in the other one).
@@ -144,12 +153,17 @@ public enum APNsDisposition: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// ``name``, except a retry, which reads `retry after N s` (the delay rounded up to whole seconds).
     public var description: String {
         if case .retry(let seconds) = self { return "retry after \(Int(seconds.rounded(.up))) s" }
         return name
     }
 
-    /// The disposition of one row of ``APNsResponseRule/all``.
+    /// The disposition of one row of ``APNsResponseRule/all`` (the table above).
+    /// - Parameters:
+    ///   - retryAfterSeconds: the response's `Retry-After` as a delay in seconds, when it had one; used by the
+    ///     `too-many-requests` and `server-error` rows only.
+    ///   - policy: the delays (seconds) for rows where APNs gives none.
     public static func of(_ rule: APNsResponseRule, retryAfterSeconds: Double? = nil,
                           policy: APNsRetryPolicy = .init()) -> APNsDisposition {
         switch rule {
@@ -164,7 +178,9 @@ public enum APNsDisposition: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Classifies one APNs answer by the table above. `retryAfterSeconds` is the response's `Retry-After`.
+    /// Classifies one APNs answer by the table above: ``APNsResponseRule/matching(status:reason:)``, then
+    /// ``of(_:retryAfterSeconds:policy:)``. `retryAfterSeconds` is the response's `Retry-After` as a delay in
+    /// seconds (see ``APNsResponse/retryAfterSeconds``).
     public static func classify(status: Int, reason: APNsReason?, retryAfterSeconds: Double? = nil,
                                 policy: APNsRetryPolicy = .init()) -> APNsDisposition {
         of(APNsResponseRule.matching(status: status, reason: reason), retryAfterSeconds: retryAfterSeconds, policy: policy)

@@ -26,6 +26,8 @@ public struct APNsResponse: Sendable, Hashable {
     /// The raw response body (JSON for errors and channel reads; empty on a push success).
     public var body: [UInt8]
 
+    /// Makes a response from its parts (tests, the mock); each parameter sets the property of the same name.
+    /// `timestampMilliseconds` is milliseconds since 1970-01-01 (UNIX), `retryAfterSeconds` a delay in seconds.
     public init(status: Int, apnsID: String? = nil, uniqueID: String? = nil, requestID: String? = nil,
                 channelID: String? = nil, reason: APNsReason? = nil, timestampMilliseconds: Int64? = nil,
                 retryAfterSeconds: Double? = nil, body: [UInt8] = []) {
@@ -62,7 +64,8 @@ public struct APNsResponse: Sendable, Hashable {
                   body: body)
     }
 
-    /// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an IMF-fixdate. Returns seconds from `now` (≥ 0).
+    /// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an IMF-fixdate. Returns seconds from `now` (≥ 0; a date
+    /// in the past gives 0), or nil when the value is neither (never throws).
     public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let v = value.trimmingCharacters(in: .whitespaces)
         if let s = Double(v), s.isFinite, s >= 0 { return s }
@@ -84,7 +87,9 @@ public struct APNsResponse: Sendable, Hashable {
 public struct APNsTransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is known about whether the server processed the request. An open set of names.
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The kebab-case name (`not-sent`, `refused`, `may-have-been-processed`, or another).
         public var rawValue: String
+        /// Makes a kind from its name; any string is accepted (an open set).
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The request never left this process (connect, DNS, TLS or proxy failure, deadline passed while it
         /// waited for a stream, client shut down). Resending cannot duplicate it.
@@ -97,6 +102,7 @@ public struct APNsTransportError: Error, Sendable, Hashable, CustomStringConvert
         /// server reset the stream with another code, or the request's deadline passed. APNs may have
         /// processed it — resending can deliver it twice.
         public static let mayHaveBeenProcessed = Kind(rawValue: "may-have-been-processed")
+        /// The ``rawValue``.
         public var description: String { rawValue }
     }
 
@@ -112,6 +118,7 @@ public struct APNsTransportError: Error, Sendable, Hashable, CustomStringConvert
     /// outcome can be looked up — and a duplicate recognised — by id. Nil when the request had none.
     public var apnsID: String?
 
+    /// Makes an error; each parameter sets the property of the same name.
     public init(kind: Kind, message: String, attempts: Int = 1, timedOut: Bool = false, apnsID: String? = nil) {
         self.apnsID = apnsID
         self.kind = kind
@@ -123,20 +130,26 @@ public struct APNsTransportError: Error, Sendable, Hashable, CustomStringConvert
     /// True when APNs may have processed the request (``Kind/mayHaveBeenProcessed``): resending can duplicate it.
     public var mayHaveBeenProcessed: Bool { kind == .mayHaveBeenProcessed }
 
+    /// `transport error (<kind>): <message>`.
     public var description: String { "transport error (\(kind)): \(message)" }
 }
 
 /// The one result of one request: APNs's response, or a transport failure. Every request gets exactly one.
 public enum APNsResult: Sendable, Hashable {
+    /// APNs answered with an HTTP status (success or error); see ``APNsResponse``.
     case response(APNsResponse)
+    /// No HTTP response came; ``APNsTransportError/kind`` says whether APNs may have processed the request.
     case failure(APNsTransportError)
 
+    /// The response, or nil for a ``failure(_:)``.
     public var response: APNsResponse? {
         if case .response(let r) = self { return r }
         return nil
     }
 
-    /// What the caller should do with this result, per the table on ``APNsDisposition``.
+    /// What the caller should do with this result, per the table on ``APNsDisposition``; a ``failure(_:)`` is
+    /// `retry(policy.transportDelaySeconds)` whatever its kind (callers that must not duplicate a start check
+    /// ``APNsTransportError/mayHaveBeenProcessed`` themselves, as the queue does).
     public func disposition(policy: APNsRetryPolicy = .init()) -> APNsDisposition {
         switch self {
         case .response(let r): return APNsDisposition.classify(status: r.status, reason: r.reason,

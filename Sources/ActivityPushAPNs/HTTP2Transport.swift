@@ -22,6 +22,9 @@ public struct HTTP2TransportConfiguration: Sendable, Hashable {
     /// Streams after which a connection takes no new requests and closes once drained (0: never, the default).
     public var streamsPerConnection: Int
 
+    /// Makes a configuration; each parameter sets the property of the same name (times in seconds).
+    /// `connections` and `maxConcurrentStreams` are raised to at least 1; `streamsPerConnection` nil or
+    /// negative means 0 (never retire a connection).
     public init(caFile: String? = nil, connections: Int = 1, maxConcurrentStreams: Int = 1000,
                 requestTimeoutSeconds: Double = 10, connectTimeoutSeconds: Double = 10, keepaliveSeconds: Double = 60,
                 streamsPerConnection: Int? = nil) {

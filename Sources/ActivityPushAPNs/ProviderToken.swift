@@ -3,9 +3,15 @@ import Foundation
 import Synchronization
 
 /// Why a provider token could not be made.
+///
+/// Thrown while loading the `.p8` key (bad file, not PEM PKCS#8, not P-256, bad key or team id) and, in
+/// practice never, while signing.
 public struct ProviderTokenError: Error, Sendable, CustomStringConvertible {
+    /// What failed, naming the file or the field and the fix; never contains key bytes.
     public var message: String
+    /// Makes an error with the given ``message``.
     public init(_ message: String) { self.message = message }
+    /// The ``message``.
     public var description: String { message }
 }
 
@@ -55,7 +61,13 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
                       refreshAfterSeconds: refreshAfterSeconds, clock: clock, warning: warning)
     }
 
-    /// Loads the key from PEM bytes (`-----BEGIN PRIVATE KEY-----`, as Apple ships it).
+    /// Loads the key from PEM bytes (`-----BEGIN PRIVATE KEY-----`, as Apple ships it), e.g. a key read from a
+    /// secret store rather than a file.
+    /// - Parameters:
+    ///   - refreshAfterSeconds: token age that triggers a re-sign; clamped to 20–59 minutes.
+    ///   - clock: UNIX seconds now; tests pass their own.
+    /// - Throws: ``ProviderTokenError`` when the key or team id is not alphanumeric, the bytes are not PEM
+    ///   PKCS#8, or the key is not EC P-256.
     public convenience init(pem: [UInt8], keyID: String, teamID: String, refreshAfterSeconds: Double = 3000,
                             clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws {
         try self.init(pem: pem, source: "key", keyID: keyID, teamID: teamID, refreshAfterSeconds: refreshAfterSeconds,
@@ -95,6 +107,7 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
 
     deinit { EVP_PKEY_free(key) }
 
+    /// `ProviderToken(kid: <Key ID>, iss: <Team ID>)`: no key bytes, no token.
     public var description: String { "ProviderToken(kid: \(keyID), iss: \(teamID))" }
 
     /// The current token, re-signed when the cached one is older than ``refreshAfterSeconds``.
@@ -107,6 +120,7 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
 
     /// Re-signs after APNs rejected `rejected` with `ExpiredProviderToken`. When another caller already replaced
     /// that token, the newer one is returned without signing again (one re-sign per rejected token).
+    /// - Throws: ``ProviderTokenError`` when signing fails (never for a key that loaded).
     public func invalidate(_ rejected: String) throws -> String {
         try resign(ifStill: rejected, now: clock())
     }
@@ -131,7 +145,8 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Signs a token with the given `iat` (UNIX seconds). Not cached.
+    /// Signs a token with the given `iat` (UNIX seconds). Not cached, not counted in ``signings``.
+    /// - Throws: ``ProviderTokenError`` when OpenSSL fails to sign (never for a key that loaded).
     public func sign(issuedAt iat: Int64) throws -> String {
         let header = #"{"alg":"ES256","kid":"\#(keyID)"}"#
         let claims = #"{"iss":"\#(teamID)","iat":\#(iat)}"#
@@ -173,9 +188,10 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
-/// base64url without padding (RFC 4648 §5), as JWS uses.
-public enum Base64URL {
-    public static func encode(_ bytes: [UInt8]) -> String {
+/// base64url without padding (RFC 4648 §5), as JWS uses. Package-only: the token and the tests use it.
+package enum Base64URL {
+    /// The bytes as base64url (`-` and `_` for `+` and `/`), without `=` padding.
+    package static func encode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -183,7 +199,7 @@ public enum Base64URL {
     }
 
     /// Decodes base64url with or without padding; nil when not valid.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while s.count % 4 != 0 { s += "=" }
         return Data(base64Encoded: s).map { [UInt8]($0) }

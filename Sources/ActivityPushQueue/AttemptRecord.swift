@@ -1,8 +1,12 @@
 /// What became of one attempt (or a decision not to send), as the worker reports it to the store.
 public struct AttemptOutcome: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The stored name (`sent`, `retry`, `dead`, `token-inactive`, `superseded`, `refused`, `released`, or another).
     public let rawValue: String
+    /// Makes an outcome from its stored name; any string is accepted (an open set).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Makes an outcome from a literal name, e.g. `"sent"`.
     public init(stringLiteral value: String) { self.rawValue = value }
+    /// The ``rawValue``.
     public var description: String { rawValue }
     /// APNs accepted it (200).
     public static let sent: AttemptOutcome = "sent"
@@ -23,15 +27,19 @@ public struct AttemptOutcome: RawRepresentable, Sendable, Hashable, Codable, Exp
 
 /// The worker's result for one claimed push: the journal entry and the push's next state.
 public struct AttemptResult: Sendable, Hashable {
+    /// The ``StoredPush/id`` this result is for.
     public var pushID: Int64
     /// When the response arrived (or the decision was made), UNIX seconds.
     public var atUnixSeconds: Double
+    /// The push's target as stored (hex device token, or channel id for a broadcast); redacted when journaled.
     public var target: String
+    /// What became of the attempt; decides the push's next ``PushState``.
     public var outcome: AttemptOutcome
     /// HTTP status from APNs; nil when nothing was sent or the connection failed.
     public var status: Int?
     /// APNs `reason`, or this queue's own label for decisions not from APNs (e.g. `MaxAttemptsExceeded`).
     public var reason: String?
+    /// The push's `apns-id` (fixed at enqueue; the same on every retry).
     public var apnsID: String
     /// `apns-unique-id` response header (development environment only).
     public var apnsUniqueID: String?
@@ -45,8 +53,11 @@ public struct AttemptResult: Sendable, Hashable {
     public var tokenInvalidSinceUnixMilliseconds: Int64?
     /// Free text for the journal (e.g. the transport error, the policy rule applied).
     public var note: String?
+    /// Name of the worker that made the attempt (``WorkerOptions/name``); nil when not known.
     public var worker: String?
 
+    /// Makes a result; each parameter sets the property of the same name (times in UNIX seconds, the 410
+    /// `timestamp` in UNIX milliseconds, latency in milliseconds).
     public init(pushID: Int64, atUnixSeconds: Double, target: String, outcome: AttemptOutcome, status: Int? = nil,
                 reason: String? = nil, apnsID: String, apnsUniqueID: String? = nil, latencyMilliseconds: Double? = nil,
                 retryAtUnixSeconds: Double? = nil, marksTokenInactive: Bool = false,
@@ -70,17 +81,28 @@ public struct AttemptResult: Sendable, Hashable {
 
 /// One journal row: an attempt to send a push, or a recorded decision not to (superseded, token inactive).
 public struct AttemptRecord: Sendable, Hashable, Codable {
+    /// The ``StoredPush/id`` of the push attempted.
     public var pushID: Int64
-    /// UNIX seconds.
+    /// When the attempt was answered (or the decision made), UNIX seconds.
     public var atUnixSeconds: Double
-    /// First 6 and last 4 characters of the token or channel id.
+    /// The token or channel id by ``DeviceToken/redacted(_:)``: first and last 4 characters (`80a1…9f3c`),
+    /// 12 characters or fewer masked entirely.
     public var tokenRedacted: String
+    /// What became of the attempt.
     public var outcome: AttemptOutcome
+    /// HTTP status from APNs; nil when nothing was sent or no response came.
     public var status: Int?
+    /// APNs `reason` as Apple spells it, or the queue's own label (`MaxAttemptsExceeded`, …); nil on success.
     public var reason: String?
+    /// The push's `apns-id` (the same on every attempt of one push).
     public var apnsID: String
+    /// `apns-unique-id` response header (development environment only), to look the push up in Apple's Push
+    /// Notifications Console.
     public var apnsUniqueID: String?
+    /// Request latency in milliseconds; nil when nothing was sent.
     public var latencyMilliseconds: Double?
+    /// Name of the worker that made the attempt; nil when not recorded (e.g. superseded at enqueue).
     public var worker: String?
+    /// Free text: the transport error, the policy row applied, why it was not sent.
     public var note: String?
 }

@@ -9,8 +9,10 @@ import Foundation
 /// journals it); for a start, `apns-collapse-id` = that apns-id when none is set, so a duplicate sent after a
 /// crash collapses on the device instead of starting a second activity.
 public final class Outbox: Sendable {
+    /// Where the rows go (SQLite or PostgreSQL); workers read the same store.
     public let store: any QueueStore
 
+    /// An outbox on an already opened store (tests, or a store opened by other means than ``open(database:)``).
     public init(store: any QueueStore) { self.store = store }
 
     /// Opens the queue named by `database`:

@@ -8,6 +8,7 @@ import Synchronization
 /// Idle workers wait for `NOTIFY ap_work` (sent by every enqueue) instead of polling.
 public final class PostgresQueueStore: SQLQueueStore {
     let outbox: LockedOutbox
+    /// The connection URL as given to ``init(url:)`` with its password masked, for logs and `queue status`.
     public let location: String
     private let url: String
     /// A second connection that only LISTENs, so waiting never holds the outbox's lock.
@@ -44,6 +45,7 @@ public final class PostgresQueueStore: SQLQueueStore {
         }
     }
 
+    /// Closes the outbox connection and the LISTEN connection. Calls after this fail with a ``QueueError``.
     public func close() {
         try? outbox.run { o throws(QueueError) in o.db.close() }
         listener.withLock { connection in

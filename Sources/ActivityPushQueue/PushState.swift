@@ -3,9 +3,13 @@
 /// `pending` → (claimed) `inflight` → `sent` | `pending` again (retry later) | `dead` (dead letter);
 /// `pending` → `superseded` when a newer update or an end for the same activity token is queued.
 public struct PushState: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The stored name (`pending`, `inflight`, `sent`, `dead`, `superseded`, or another).
     public let rawValue: String
+    /// Makes a state from its stored name; any string is accepted (an open set).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Makes a state from a literal name, e.g. `"pending"`.
     public init(stringLiteral value: String) { self.rawValue = value }
+    /// The ``rawValue``.
     public var description: String { rawValue }
 
     /// Waiting until its not-before time (new, or a retry waiting out its delay).
@@ -19,5 +23,6 @@ public struct PushState: RawRepresentable, Sendable, Hashable, Codable, Expressi
     /// Not sent: a newer update or an end for the same activity token made it pointless.
     public static let superseded: PushState = "superseded"
 
+    /// Every state this version stores, in life-cycle order (the keys of ``QueueStatus/counts``).
     public static let all: [PushState] = [.pending, .inflight, .sent, .dead, .superseded]
 }

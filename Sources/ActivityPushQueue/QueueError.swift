@@ -4,8 +4,11 @@
 public struct QueueError: Error, Sendable, CustomStringConvertible {
     /// The class of a failure. An open set of names.
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The kebab-case name (`failed`, `disk-full`, `unavailable`, or another).
         public var rawValue: String
+        /// Makes a kind from its name; any string is accepted (an open set).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The ``rawValue``.
         public var description: String { rawValue }
         /// A statement or input failed (the default).
         public static let failed = Kind(rawValue: "failed")
@@ -17,9 +20,12 @@ public struct QueueError: Error, Sendable, CustomStringConvertible {
         public static let unavailable = Kind(rawValue: "unavailable")
     }
 
+    /// The class of the failure; ``isTransient`` is derived from it.
     public var kind: Kind
+    /// What failed (the file, server with password masked, field or token number) and the fix where there is one.
     public var description: String
 
+    /// Makes an error with its message and class (``Kind/failed`` unless given).
     public init(_ description: String, kind: Kind = .failed) {
         self.description = description
         self.kind = kind

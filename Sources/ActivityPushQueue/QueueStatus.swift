@@ -18,12 +18,21 @@ public struct QueueStatus: Sendable, Hashable, Codable {
 
 /// One dead letter, for `queue dead`.
 public struct DeadLetter: Sendable, Hashable, Codable {
+    /// The ``StoredPush/id``, for `queue dead --retry --id N` (``QueueStore/requeueDead(ids:nowUnixSeconds:)``).
     public var id: Int64
+    /// The ActivityKit event: `start`, `update` or `end`.
     public var event: String
+    /// The token or channel id by ``DeviceToken/redacted(_:)`` (first and last 4 characters).
     public var tokenRedacted: String
+    /// The push's `apns-id`, kept if it is requeued.
     public var apnsID: String
+    /// Attempts made before it was dead-lettered.
     public var attempts: Int
+    /// HTTP status of the last answer; nil when the last attempt got none (transport failure, or not sent).
     public var lastStatus: Int?
+    /// Why it is dead: APNs `reason` as Apple spells it (`BadDeviceToken`, …), or the queue's own
+    /// (`MaxAttemptsExceeded`, `MayHaveBeenProcessed`, `StoredPushInvalid`); `unknown` when none was recorded.
     public var reason: String
+    /// When it was dead-lettered (its last state change), UNIX seconds.
     public var updatedUnixSeconds: Double
 }

@@ -29,6 +29,7 @@ public protocol QueueStore: AnyObject, Sendable {
     /// `worker --drain` waits for; it passes a later time to also wait for retries due soon).
     func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
 
+    /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds; it decides which pushes are due).
     func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus
 
     /// Dead letters, newest first.
@@ -47,6 +48,7 @@ public protocol QueueStore: AnyObject, Sendable {
     /// One stored push by id.
     func push(id: Int64) throws(QueueError) -> StoredPush?
 
+    /// Closes the connection(s). Calls after this fail with a ``QueueError``.
     func close()
 
     /// Returns when new work may be due: at once after an enqueue where the back end can say so (PostgreSQL
@@ -58,8 +60,10 @@ public protocol QueueStore: AnyObject, Sendable {
 }
 
 extension QueueStore {
+    /// Sleeps `timeoutSeconds` (negative: not at all); for stores that cannot be told of new work.
     public func waitForWork(timeoutSeconds: Double) async {
         try? await Task.sleep(nanoseconds: UInt64(max(0, timeoutSeconds) * 1e9))
     }
+    /// Does nothing: the store has no space to give back.
     public func checkpoint() {}
 }

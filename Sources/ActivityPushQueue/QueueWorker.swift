@@ -35,8 +35,11 @@ public struct WorkerOptions: Sendable, Hashable {
     /// With `drain`: also wait for retries that fall due within this many seconds (default 0: pushes waiting
     /// for a later retry stay queued for the next worker run).
     public var drainWaitSeconds: Double
+    /// What to do after each attempt: retry delays, attempt limit, dead-lettering (see ``QueueRetryPolicy``).
     public var policy: QueueRetryPolicy
 
+    /// Makes options; each parameter sets the property of the same name (durations in seconds), defaults as
+    /// documented on each property.
     public init(name: String = WorkerOptions.defaultName(), environment: String = "sandbox", credential: String = "default",
                 window: Int = 500, leaseSeconds: Double = 60, pushDeadlineSeconds: Double = 10,
                 recordBatchSize: Int = 256, recordDelaySeconds: Double = 0.02, pollIntervalSeconds: Double = 0.2,
@@ -60,6 +63,7 @@ public struct WorkerOptions: Sendable, Hashable {
     /// The push deadline actually used: `pushDeadlineSeconds`, capped at a third of the lease.
     public var effectivePushDeadlineSeconds: Double { min(pushDeadlineSeconds, leaseSeconds / 3) }
 
+    /// `<host name>-<process id>`, unique per running worker process on a machine.
     public static func defaultName() -> String {
         "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     }
@@ -69,6 +73,7 @@ public struct WorkerOptions: Sendable, Hashable {
 public struct WorkerSummary: Sendable, Hashable, Codable {
     /// Pushes claimed (a push claimed twice counts twice).
     public var claimed = 0
+    /// Pushes APNs accepted (2xx).
     public var sent = 0
     /// Answers that put the push back for a later retry (429, 5xx, credentials, not sent, may have been processed).
     public var retried = 0
@@ -76,6 +81,7 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
     public var refused = 0
     /// Requests written and never answered (drop, reset, deadline): APNs may have processed them.
     public var mayHaveBeenProcessed = 0
+    /// Pushes dead-lettered, by an APNs answer or by triage (crash limit, start after an expired lease, invalid bytes).
     public var dead = 0
     /// Claimed pushes decided without a request (inactive token, superseded at claim, crashes, invalid bytes).
     public var notSent = 0
@@ -87,9 +93,11 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
     public var recordBatches = 0
     /// Database calls that failed and were retried (outage, full disk).
     public var databaseRetries = 0
-    /// Seconds the worker waited for claims (with their triage lookups) and for records.
+    /// Seconds the worker waited for claims (with their triage lookups).
     public var claimSeconds = 0.0
+    /// Seconds the worker waited for record transactions.
     public var recordSeconds = 0.0
+    /// All counts zero.
     public init() {}
 }
 
@@ -107,8 +115,11 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
 /// PostgreSQL — for up to `databaseOutageSeconds`, then throws a ``QueueError`` that says how many answers were
 /// not recorded. It never sends again a push whose answer it holds.
 public final class QueueWorker: Sendable {
+    /// Where pushes are claimed from and answers recorded.
     public let store: any QueueStore
+    /// What sends each claimed push (``APNsPushSender`` in production).
     public let sender: any PushSender
+    /// Name, environment, credential, window, lease, deadlines and retry policy of this worker.
     public let options: WorkerOptions
     private let clock: @Sendable () -> Double
     private let random: @Sendable () -> Double
@@ -118,6 +129,7 @@ public final class QueueWorker: Sendable {
     /// being taken while a claim or a record waits for the database.
     private let databaseQueue = DispatchQueue(label: "activity-push.worker.database")
 
+    /// Makes a worker; nothing is claimed until ``run()``.
     /// - Parameters:
     ///   - clock: current time, UNIX seconds.
     ///   - random: uniform in [0, 1) for retry jitter.

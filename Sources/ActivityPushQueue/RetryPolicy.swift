@@ -53,6 +53,8 @@ public struct QueueRetryPolicy: Sendable, Hashable {
     /// 403 credential errors other than `ExpiredProviderToken` and `Forbidden`. Default 300 s.
     public var credentialErrorDelaySeconds: Double
 
+    /// Makes a policy; each parameter sets the property of the same name (seconds), defaults as documented
+    /// on each property (the 900 s 5xx default is Apple's 15-minute minimum, spec §4.2).
     public init(maxAttempts: Int = 8, serverErrorDelaySeconds: Double = 900, serverErrorMaxDelaySeconds: Double = 14_400,
                 backoffBaseSeconds: Double = 2, backoffMaxSeconds: Double = 3600, tokenUpdatesDelaySeconds: Double = 60,
                 credentialErrorDelaySeconds: Double = 300) {
@@ -67,15 +69,21 @@ public struct QueueRetryPolicy: Sendable, Hashable {
 
     /// The queue's rows for results without an HTTP response, and for its own limit (names as in the table).
     public enum QueueRow {
+        /// No response, and the request never left this process (``APNsTransportError/Kind/notSent``).
         public static let notSent = "not-sent"
+        /// No response: the server refused the stream (``APNsTransportError/Kind/refused``), so it was not processed.
         public static let refused = "refused"
+        /// No response to an update or end that was written (``APNsTransportError/Kind/mayHaveBeenProcessed``).
         public static let mayHaveBeenProcessed = "may-have-been-processed"
+        /// No response to a start that was written: dead-lettered, not resent (see the type's notes).
         public static let mayHaveBeenProcessedStart = "may-have-been-processed-start"
+        /// A retry after the last allowed attempt (``QueueRetryPolicy/maxAttempts``): dead-lettered.
         public static let maxAttempts = "max-attempts"
     }
 
     /// The decision for one attempt. `rule` is the table row's name.
     public enum Decision: Sendable, Hashable {
+        /// APNs accepted it; the push is done.
         case sent
         /// Try again no sooner than `afterSeconds` from now; `refreshCredentials`: sign a new JWT first.
         case retry(afterSeconds: Double, refreshCredentials: Bool, rule: String)
@@ -96,14 +104,17 @@ public struct QueueRetryPolicy: Sendable, Hashable {
     /// Queue-side dead-letter reason of a start whose outcome is unknown (not resent, see the type's notes).
     public static let mayHaveBeenProcessedReason = "MayHaveBeenProcessed"
 
-    /// `min(base·2^(n−1), max)·(0.5 + 0.5u)`.
+    /// The backoff delay in seconds after `attempts` attempts: `min(backoffBaseSeconds·2^(n−1), backoffMaxSeconds)·(0.5 + 0.5u)`
+    /// with `u = unitRandom` clamped to [0, 1] (a non-finite value counts as 0).
     public func backoff(attempts: Int, unitRandom: Double) -> Double {
         let grown = min(backoffBaseSeconds * Self.powerOfTwo(attempts - 1), backoffMaxSeconds)
         return grown * (0.5 + 0.5 * Self.clamp(unitRandom))
     }
 
-    /// Decides what to do after attempt number `attempts` (1-based) of a push of `event` got `result`.
-    /// - Parameter unitRandom: a uniform random number in [0, 1) for jitter (pass a fixed value in tests).
+    /// Decides what to do after attempt number `attempts` (1-based) of a push of `event` got `result`, by the
+    /// table on the type; a retry at `attempts ≥ maxAttempts` becomes `dead MaxAttemptsExceeded`.
+    /// - Parameter unitRandom: a uniform random number in [0, 1) for jitter (pass a fixed value in tests;
+    ///   values outside [0, 1] are clamped).
     public func decide(_ result: APNsResult, attempts: Int, event: LiveActivityEvent, unitRandom: Double) -> Decision {
         let decision = classify(result, attempts: attempts, event: event, unitRandom: unitRandom)
         if case .retry = decision, attempts >= maxAttempts {

@@ -6,6 +6,7 @@ import Foundation
 /// A full disk is reported as ``QueueError/Kind/diskFull``.
 public final class SQLiteQueueStore: SQLQueueStore {
     let outbox: LockedOutbox
+    /// `sqlite:<path>`, the path as given to ``init(path:)``.
     public let location: String
 
     /// Opens (creating when missing) the queue file and its tables.
