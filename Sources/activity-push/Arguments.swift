@@ -82,6 +82,27 @@ struct Arguments {
     /// A secret (an API token, a key path) that need never be on the command line, where every user sees it
     /// in `ps`: `flag VALUE` (kept working), else `flag-file PATH` (the file's first line; at most 64 KB), else
     /// the environment variable `environment`. Nil when none is given; an empty value counts as none.
+    /// `--url`: the server to send to instead of Apple's, `https://host[:port]` or `http://host[:port]` (h2c),
+    /// checked once here so that a bad one is a usage error (exit 2) rather than a failure per token — and never
+    /// echoed with credentials in it. IPv6 literals in brackets (`https://[::1]:2197`).
+    mutating func serverURL(_ flag: String = "--url") throws -> String? {
+        guard let text = value(flag) else { return nil }
+        guard text.hasPrefix("https://") || text.hasPrefix("http://"),
+              let components = URLComponents(string: text), let host = components.host, !host.isEmpty else {
+            throw UsageError("\(flag) must be https://HOST[:PORT] or http://HOST[:PORT] (h2c), e.g. https://127.0.0.1:2197")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw UsageError("\(flag) must not carry a user name or password; the server is authenticated by the provider token")
+        }
+        guard components.query == nil, components.fragment == nil, components.path.isEmpty || components.path == "/" else {
+            throw UsageError("\(flag) takes only the scheme, host and port (the client adds /3/device/…), e.g. https://127.0.0.1:2197")
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw UsageError("\(flag): port \(port) is not 1…65535")
+        }
+        return components.path == "/" ? String(text.dropLast()) : text
+    }
+
     mutating func secret(_ flag: String, environment variable: String) throws -> String? {
         let fileFlag = flag + "-file"
         let direct = value(flag).flatMap { $0.isEmpty ? nil : $0 }

@@ -81,11 +81,19 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     try arguments.finish()
     if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
     guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }
-    guard maxStreams >= 1 else { throw UsageError("--max-concurrent-streams must be at least 1") }
-    guard streamsBefore >= 1 else { throw UsageError("--streams-before-token must be at least 1") }
+    // SETTINGS_MAX_CONCURRENT_STREAMS is a 32-bit value (RFC 9113 §6.5.2); times are bounded to a day so that
+    // no conversion to milliseconds or an Int can overflow.
+    let streamLimit = 1...Int(Int32.max)
+    let secondsLimit = 86_400.0
+    guard streamLimit.contains(maxStreams) else { throw UsageError("--max-concurrent-streams must be 1…\(Int32.max), got \(maxStreams)") }
+    guard streamLimit.contains(streamsBefore) else { throw UsageError("--streams-before-token must be 1…\(Int32.max), got \(streamsBefore)") }
     guard budget >= 0 else { throw UsageError("--push-to-start-budget must be 0 or more") }
-    guard idleTimeout >= 0 else { throw UsageError("--idle-timeout must be 0 (never) or more seconds") }
-    if let silentAfterIdle, silentAfterIdle <= 0 { throw UsageError("--silent-after-idle must be more than 0 seconds") }
+    guard idleTimeout >= 0, idleTimeout <= secondsLimit else {
+        throw UsageError("--idle-timeout must be 0 (never) to \(Int(secondsLimit)) seconds, got \(idleTimeout)")
+    }
+    if let silentAfterIdle, !(silentAfterIdle > 0 && silentAfterIdle <= secondsLimit) {
+        throw UsageError("--silent-after-idle must be more than 0 and at most \(Int(secondsLimit)) seconds, got \(silentAfterIdle)")
+    }
     if h2c, tlsDirGiven != nil { throw UsageError("--tls-dir has no effect with --h2c; drop one of them") }
 
     var tokens = MockAPNsConfiguration.ProviderTokenPolicy.acceptAny

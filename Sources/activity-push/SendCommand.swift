@@ -87,10 +87,7 @@ struct SendOptions {
         case "2197": env = env.onPort2197()
         case let other: throw UsageError("--port must be 443 or 2197, got '\(other)'")
         }
-        if let url = a.value("--url") {
-            guard url.hasPrefix("https://") || url.hasPrefix("http://") else { throw UsageError("--url must start with https:// or http://") }
-            env = .custom(url)
-        }
+        if let url = try a.serverURL() { env = .custom(url) }
         if let b = a.value("--broadcast-url") { env.broadcastURL = b }
         let caFile = a.value("--ca-file")
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw UsageError("\(caFile): cannot read the CA file") }

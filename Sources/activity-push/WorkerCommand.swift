@@ -51,10 +51,7 @@ let workerCommand = Command(
         guard a.value("--url") != nil else { throw UsageError("--env must be sandbox or production (or give --url with any --env label)") }
         env = .sandbox
     }
-    if let url = a.value("--url") {
-        guard url.hasPrefix("https://") || url.hasPrefix("http://") else { throw UsageError("--url must start with https:// or http://") }
-        env = .custom(url)
-    }
+    if let url = try a.serverURL() { env = .custom(url) }
     let caFile = a.value("--ca-file")
     if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw UsageError("\(caFile): cannot read the CA file") }
     guard let keyPath = a.value("--auth-key", environment: "ACTIVITY_PUSH_AUTH_KEY") else { throw UsageError("--auth-key AuthKey_KEYID.p8 (or env ACTIVITY_PUSH_AUTH_KEY) is required (token auth)") }

@@ -29,6 +29,10 @@ let commands: [Command] = [
     return s
 }
 
+// A peer or a pipe that closes mid-write is an error on that write, never the end of the process (SIGPIPE would
+// kill `send`, `worker` or `serve` with exit 141 and lose what they hold).
+signal(SIGPIPE, SIG_IGN)
+
 let argv = Array(CommandLine.arguments.dropFirst())
 guard let name = argv.first, name != "--help", name != "-h", name != "help" else {
     print(usage())

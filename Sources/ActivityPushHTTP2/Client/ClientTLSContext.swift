@@ -20,7 +20,8 @@ final class ClientTLSContext {
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         if let caFile {
             guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
-                SSL_CTX_free(context)
+                // No SSL_CTX_free here: every stored property is set, so `deinit` runs and frees the context
+                // (freeing it here too was a double free — SIGABRT for a garbage, empty or key-only --ca-file).
                 throw HTTP2ClientError("\(caFile): cannot load the CA file (PEM certificates expected): \(openSSLErrors())")
             }
         } else {

@@ -22,6 +22,10 @@ package final class HTTP2Client: Sendable {
     /// - Throws: ``HTTP2ClientError`` when the CA file cannot be loaded or the event loop cannot be made.
     package init(configuration: HTTP2ClientConfiguration) throws(HTTP2ClientError) {
         self.configuration = configuration
+        // OpenSSL writes to the socket itself (SSL_set_fd), without MSG_NOSIGNAL: a peer that closes mid-write
+        // would raise SIGPIPE and kill the process (`send` died with exit 141 under abrupt GOAWAYs). Ignored
+        // process-wide, as mock-apns does; the write then fails with EPIPE and the streams end with their outcome.
+        signal(SIGPIPE, SIG_IGN)
         _ = try ClientTLSContext(caFile: configuration.caFile)   // a bad CA file fails here, not per request
         let shared = try HTTP2ClientShared()
         self.shared = shared
