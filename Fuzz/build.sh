@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
 mkdir -p "$OUT"
-FLAGS=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -g)
+FLAGS=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -package-name ActivityPush)
 
 newer() {  # newer OUTPUT INPUT...: true when OUTPUT is missing or older than an input
     local output=$1; shift
@@ -33,14 +33,14 @@ C_MODULES=(-I Sources/CNghttp2 -I Sources/COpenSSL -I Sources/CEpoll)
 mapfile -t HTTP2 < <(find Sources/ActivityPushHTTP2 -name '*.swift' | sort)
 if newer "$OUT/libActivityPushHTTP2.a" "${HTTP2[@]}"; then
     echo "fuzz: compiling ActivityPushHTTP2 (instrumented)"
-    "$SWIFTC" "${FLAGS[@]}" -wmo -module-name ActivityPushHTTP2 -package-name ActivityPush "${C_MODULES[@]}" \
+    "$SWIFTC" "${FLAGS[@]}" -wmo -module-name ActivityPushHTTP2 "${C_MODULES[@]}" \
         -emit-module -emit-module-path "$OUT/ActivityPushHTTP2.swiftmodule" \
         -emit-library -static -o "$OUT/libActivityPushHTTP2.a" "${HTTP2[@]}"
 fi
 mapfile -t MOCK < <(find Sources/ActivityPushMock -name '*.swift' | sort)
 if newer "$OUT/libActivityPushMock.a" "${MOCK[@]}" "$OUT/libActivityPushCore.a" "$OUT/libActivityPushHTTP2.a"; then
     echo "fuzz: compiling ActivityPushMock (instrumented)"
-    "$SWIFTC" "${FLAGS[@]}" -wmo -enable-testing -module-name ActivityPushMock -package-name ActivityPush -I "$OUT" "${C_MODULES[@]}" \
+    "$SWIFTC" "${FLAGS[@]}" -wmo -enable-testing -module-name ActivityPushMock -I "$OUT" "${C_MODULES[@]}" \
         -emit-module -emit-module-path "$OUT/ActivityPushMock.swiftmodule" \
         -emit-library -static -o "$OUT/libActivityPushMock.a" "${MOCK[@]}"
 fi
@@ -59,7 +59,7 @@ for target in "${TARGETS[@]}"; do
     fi
     if newer "$OUT/fuzz-$target" "Fuzz/Targets/$target.swift" "${driver[@]}" "${deps[@]}"; then
         echo "fuzz: linking fuzz-$target"
-        "$SWIFTC" "${FLAGS[@]}" -module-name FuzzTarget -package-name ActivityPush -I "$OUT" "${C_MODULES[@]}" -L "$OUT" \
+        "$SWIFTC" "${FLAGS[@]}" -module-name FuzzTarget -I "$OUT" "${C_MODULES[@]}" -L "$OUT" \
             "${driver[@]}" "Fuzz/Targets/$target.swift" "${libs[@]}" -o "$OUT/fuzz-$target" 2>&1 \
             | grep -v "Cannot export local symbol" || true
         [ -x "$OUT/fuzz-$target" ] || { echo "fuzz: building fuzz-$target failed" >&2; exit 1; }
