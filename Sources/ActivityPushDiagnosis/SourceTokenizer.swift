@@ -82,6 +82,9 @@ struct SourceTokenizer {
         let n = s.count
         func peek(_ k: Int) -> UInt8 { i + k < n ? s[i + k] : 0 }
         func add(_ kind: SourceToken.Kind, _ start: Int, _ end: Int, _ startLine: Int) {
+            // A construct left open at the end of the file (an unclosed `%(`, `<%=`, heredoc …) may step past the
+            // last byte while skipping its closer: the token ends at the end of the text (fuzzer: `%(` at EOF).
+            let end = min(end, n), start = min(start, end)
             out.append(SourceToken(kind: kind, text: String(decoding: s[start..<end], as: UTF8.self),
                                    line: startLine, endLine: line, newlineBefore: newline))
             newline = false
@@ -136,7 +139,7 @@ struct SourceTokenizer {
                 }
                 if c == 37 /* %s %d %(x)s */, peek(1) == 40 || Self.isIdentStart(peek(1)) {
                     let st = i; i += 1
-                    if s[i] == 40 { while i < n, s[i] != 41 { i += 1 }; i += 1 }
+                    if s[i] == 40 { while i < n, s[i] != 41 { i += 1 }; i = min(n, i + 1) }
                     while i < n, Self.isIdent(s[i]) || s[i] == 46 { i += 1 }
                     add(.placeholder, st, i, line); continue
                 }
