@@ -236,7 +236,7 @@ struct PayloadObjectExtractor {
     /// Parameter lists, type bodies and struct declarations are shapes, not values.
     private func isDeclarationContext(_ open: Int) -> Bool {
         let t = tokens[open].text
-        var k = open - 1
+        let k = open - 1
         guard k >= 0 else { return false }
         if t == "(" {
             // func name( / def name( / function name( / fun name( / init( / class X(

@@ -264,7 +264,10 @@ enum BenchQueuePostgres {
         guard let f = popen("'\(script)' start '\(directory)' 2>&1", "r") else { return .failure(QueueError("cannot run \(script)")) }
         var out = ""
         var buf = [CChar](repeating: 0, count: 1024)
-        while fgets(&buf, Int32(buf.count), f) != nil { out += String(cString: buf) }
+        while fgets(&buf, Int32(buf.count), f) != nil {
+            let bytes = buf.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+            out += String(decoding: bytes, as: UTF8.self)
+        }
         let status = pclose(f)
         let url = out.split(separator: "\n").last.map(String.init) ?? ""
         guard status == 0, url.hasPrefix("postgres://") else {
