@@ -140,8 +140,7 @@ public struct LiveActivityLogAnalyzer {
             while e < b.count, b[e] != 39 { e += 1 }
             if e > t, b[t] != 60 /* < */ {
                 let topic = String(decoding: UnsafeBufferPointer(rebasing: b[t..<e]), as: UTF8.self)
-                lastTopicBundle = topic.hasSuffix(".push-type.liveactivity")
-                    ? String(topic.dropLast(".push-type.liveactivity".count)) : topic
+                lastTopicBundle = LiveActivityPush.bundleID(fromTopic: topic)
             }
             if let k = Self.find(b, Self.tokenMarker) {
                 var j = k

@@ -107,7 +107,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
 
     /// The bundle id: `bundle`, else `topic` without `.push-type.liveactivity`.
     public var bundleID: String? {
-        bundle ?? topic.map { $0.replacingOccurrences(of: ".push-type.liveactivity", with: "") }
+        bundle ?? topic.map { $0.replacingOccurrences(of: LiveActivityPush.topicSuffix, with: "") }
     }
 
     /// One journal line (compact JSON, no newline) — what writers append.

@@ -274,7 +274,7 @@ enum BenchSend {
         guard let (out, cpu, rss) = runTimed(exe, ["-n", String(tokens.count), "-c", "1", "-m", String(streams), "-d", bodyPath,
                                                    "-i", urisPath, "--log-file", logPath,
                                                    "-H", "authorization: bearer \(jwt)", "-H", "apns-push-type: liveactivity",
-                                                   "-H", "apns-topic: \(bundleID).push-type.liveactivity", "-H", "apns-priority: 10"])
+                                                   "-H", "apns-topic: \(bundleID)\(LiveActivityPush.topicSuffix)", "-H", "apns-priority: 10"])
         else { return nil }
         // "finished in 1.23s, 8123.45 req/s, …"
         guard let line = out.split(separator: "\n").first(where: { $0.hasPrefix("finished in") }),
@@ -313,7 +313,7 @@ enum BenchSend {
         let pushesPath = dir + "/aioapns-pushes.json"
         try Data(json.utf8).write(to: URL(fileURLWithPath: pushesPath))
         guard let (out, cpu, rss) = runTimed(python, [script, url, ca, keyPath, "BENCH12345", "TEAMBENCH1",
-                                                      bundleID + ".push-type.liveactivity", pushesPath, String(streams)]),
+                                                      bundleID + LiveActivityPush.topicSuffix, pushesPath, String(streams)]),
               let line = out.split(separator: "\n").first(where: { $0.hasPrefix("aioapns ") }) else { return nil }
         func field(_ name: String) -> Double? {
             line.split(separator: " ").first(where: { $0.hasPrefix(name + "=") }).flatMap { Double($0.dropFirst(name.count + 1)) }

@@ -61,6 +61,11 @@ public struct LiveActivityPush: Sendable {
     /// `.push-type.liveactivity`, appended to the bundle id to form `apns-topic` for device pushes.
     public static let topicSuffix = ".push-type.liveactivity"
 
+    /// The bundle id in an `apns-topic`: the topic without ``topicSuffix`` (unchanged when it has none).
+    public static func bundleID(fromTopic topic: String) -> String {
+        topic.hasSuffix(topicSuffix) ? String(topic.dropLast(topicSuffix.count)) : topic
+    }
+
     /// `aps.event`: fixed by the factory used (`start`, `update`, `end`).
     public private(set) var event: LiveActivityEvent
     /// The app's bundle id; `apns-topic` is `<bundleID>.push-type.liveactivity` (device pushes).

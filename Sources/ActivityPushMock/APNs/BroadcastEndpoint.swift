@@ -7,15 +7,10 @@ enum BroadcastEndpoint {
         let bundle = String(request.path.dropFirst("/4/broadcasts/apps/".count))
         entry.bundleID = bundle
         entry.channelID = request.header(.channelID)
-        let given = request.header(.requestID)
-        let requestID = given.map { $0.lowercased() } ?? MockRequestRules.newUUID()
+        let echoedID = MockEchoedID(for: request)
+        let given = echoedID.given, requestID = echoedID.value
         entry.apnsID = requestID
-        func fail(_ status: Int, _ reason: APNsReason) -> MockResponse {
-            var response = MockResponse.error(status, reason)
-            response.headers.append((APNsHeaderName.requestID.rawValue, requestID))
-            entry.reason = reason.rawValue
-            return response
-        }
+        func fail(_ status: Int, _ reason: APNsReason) -> MockResponse { echoedID.failure(status, reason, entry: &entry) }
         guard request.method == "POST" else { return fail(405, .methodNotAllowed) }
         guard MockRequestRules.isBundleID(bundle) else { return fail(404, .badPath) }
         if let given, !MockRequestRules.isUUID(given) { return fail(400, .badMessageId) }

@@ -5,15 +5,10 @@ import ActivityPushCore
 enum ChannelManagementEndpoint {
     static func respond(to request: MockRequest, now: Double, entry: inout MockJournalEntry, memory: MockAPNsMemory) -> MockResponse {
         let parts = request.path.dropFirst("/1/apps/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let given = request.header(.requestID)
-        let requestID = given.map { $0.lowercased() } ?? MockRequestRules.newUUID()
+        let echoedID = MockEchoedID(for: request)
+        let given = echoedID.given, requestID = echoedID.value
         entry.apnsID = requestID
-        func fail(_ status: Int, _ reason: APNsReason) -> MockResponse {
-            var response = MockResponse.error(status, reason)
-            response.headers.append((APNsHeaderName.requestID.rawValue, requestID))
-            entry.reason = reason.rawValue
-            return response
-        }
+        func fail(_ status: Int, _ reason: APNsReason) -> MockResponse { echoedID.failure(status, reason, entry: &entry) }
         guard parts.count == 2, MockRequestRules.isBundleID(parts[0]), parts[1] == "channels" || parts[1] == "all-channels" else {
             return fail(404, .badPath)
         }

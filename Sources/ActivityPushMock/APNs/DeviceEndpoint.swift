@@ -8,15 +8,12 @@ enum DeviceEndpoint {
         let token = String(rawToken.firstIndex(of: "?").map { rawToken[..<$0] } ?? rawToken)
         entry.token = token.isEmpty ? nil : String(token.prefix(8))
         entry.path = "/3/device/" + DeviceToken.journalPrefix(token)
-        entry.bundleID = request.header(.topic).map(MockRequestRules.bundle(fromTopic:))
-        let givenID = request.header(.id)
-        let apnsID = givenID.map { $0.lowercased() } ?? MockRequestRules.newUUID()
+        entry.bundleID = request.header(.topic).map(LiveActivityPush.bundleID(fromTopic:))
+        let echoedID = MockEchoedID(for: request)
+        let givenID = echoedID.given, apnsID = echoedID.value
         entry.apnsID = apnsID
         func fail(_ status: Int, _ reason: APNsReason, extra: String = "") -> MockResponse {
-            var response = MockResponse.error(status, reason, extra: extra)
-            response.headers.append((APNsHeaderName.id.rawValue, apnsID))
-            entry.reason = reason.rawValue
-            return response
+            echoedID.failure(status, reason, extra: extra, entry: &entry)
         }
         guard request.method == "POST" else { return fail(405, .methodNotAllowed) }
         guard !token.isEmpty else { return fail(400, .missingDeviceToken) }
@@ -27,8 +24,8 @@ enum DeviceEndpoint {
         if let failure = auth.failure { return fail(failure.status, failure.reason) }
         guard request.header(.pushType) == APNsPushType.liveactivity.rawValue else { return fail(400, .invalidPushType) }
         guard let topic = request.header(.topic), !topic.isEmpty else { return fail(400, .missingTopic) }
-        guard topic.hasSuffix(".push-type.liveactivity") else { return fail(400, .deviceTokenNotForTopic) }
-        let bundle = MockRequestRules.bundle(fromTopic: topic)
+        guard topic.hasSuffix(LiveActivityPush.topicSuffix) else { return fail(400, .deviceTokenNotForTopic) }
+        let bundle = LiveActivityPush.bundleID(fromTopic: topic)
         guard MockRequestRules.isBundleID(bundle) else { return fail(400, .badTopic) }
         let key = token.lowercased()
         if let bound = memory.devices.bundle(of: key), bound != bundle { return fail(400, .deviceTokenNotForTopic) }

@@ -9,9 +9,7 @@ enum MockRequestRules {
 
     /// Even number of hex digits, 64 to 200 (push-to-start tokens are longer than 64).
     static func isDeviceToken(_ token: String) -> Bool {
-        let count = token.utf8.count
-        return count >= 64 && count <= 200 && count % 2 == 0
-            && token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
+        (64...200).contains(token.utf8.count) && DeviceToken.isHex(token)
     }
 
     /// Canonical 8-4-4-4-12 hex UUID.
@@ -37,10 +35,6 @@ enum MockRequestRules {
         return !bytes.isEmpty && bytes.count <= 255 && bytes.allSatisfy {
             ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 46 || $0 == 45 || $0 == 95
         }
-    }
-
-    static func bundle(fromTopic topic: String) -> String {
-        topic.hasSuffix(".push-type.liveactivity") ? String(topic.dropLast(".push-type.liveactivity".count)) : topic
     }
 
     /// A random (version 4) UUID, lowercase. Built from the system random generator directly: Foundation's

@@ -4,9 +4,8 @@ import ActivityPushCore
 /// around a normal answer by `MockAPNsState`, not here).
 enum MockFaultResponse {
     static func respond(to action: MockFaultPlan.Action, request: MockRequest, entry: inout MockJournalEntry) -> MockResponse {
-        let idHeader = (request.path.hasPrefix("/3/") ? APNsHeaderName.id : APNsHeaderName.requestID).rawValue
-        let id = request.header(idHeader).map { $0.lowercased() } ?? MockRequestRules.newUUID()
-        entry.apnsID = id
+        let echoedID = MockEchoedID(for: request)
+        entry.apnsID = echoedID.value
         var response: MockResponse
         switch action {
         case .tooManyRequests(let seconds):
@@ -35,7 +34,6 @@ enum MockFaultResponse {
         case .dropAfterProcessing, .delay, .maxConcurrentStreams:
             response = MockResponse(status: 0)   // not reached: drop-after is processed normally, modifiers are not chosen
         }
-        response.headers.append((idHeader, id))
-        return response
+        return echoedID.echoed(on: response)
     }
 }
