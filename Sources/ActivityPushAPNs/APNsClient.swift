@@ -117,7 +117,7 @@ public final class APNsClient: Sendable {
     /// The push's headers, with an `apns-id` when it has none.
     static func headers(of push: PushRequest) -> [HTTP2Header] {
         var headers = push.headers.map { HTTP2Header($0.name, $0.value) }
-        if push.headers["apns-id"] == nil { headers.append(HTTP2Header("apns-id", randomUUIDString())) }
+        if push.headers.apnsID == nil { headers.append(HTTP2Header(APNsHeaderName.id.rawValue, randomUUIDString())) }
         return headers
     }
 
@@ -168,11 +168,4 @@ public final class APNsClient: Sendable {
             return .failure(failure)
         }
     }
-}
-
-/// Shortens secrets for logs and output: tokens show their first and last 4 characters.
-/// (Kept for the client rewrite; the rule lives in ``DeviceToken/redacted(_:)``.) Package-only: tests use it.
-package enum Redact {
-    /// The token as logs show it, by ``DeviceToken/redacted(_:)`` (first and last 4 characters).
-    package static func token(_ t: String) -> String { DeviceToken.redacted(t) }
 }

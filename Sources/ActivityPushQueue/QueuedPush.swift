@@ -88,7 +88,7 @@ public struct StoredPush: Sendable, Hashable {
     }
 
     /// The token shown in logs and the journal: first and last 4 characters.
-    public var redactedTarget: String { TokenRedaction.redact(target) }
+    public var redactedTarget: String { DeviceToken.redacted(target) }
 }
 
 extension JSONValue {
@@ -98,8 +98,3 @@ extension JSONValue {
     }
 }
 
-/// Tokens are credentials to a user's device: logs and the journal keep only the ends (the APNs client's rule).
-enum TokenRedaction {
-    /// `80a1…9f3c`; short values are masked entirely.
-    static func redact(_ token: String) -> String { DeviceToken.redacted(token) }
-}

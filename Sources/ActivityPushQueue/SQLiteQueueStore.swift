@@ -29,6 +29,6 @@ public final class SQLiteQueueStore: SQLQueueStore {
     /// Checkpoints the WAL into the database file and truncates it (after a disk-full error, and from time to
     /// time while a worker runs), so the WAL never keeps space the database no longer needs.
     public func checkpoint() {
-        try? outbox.run { o throws(QueueError) in (o.db as? SQLiteConnection)?.checkpoint() ?? false }
+        _ = try? outbox.run { o throws(QueueError) in (o.db as? SQLiteConnection)?.checkpoint() ?? false }
     }
 }

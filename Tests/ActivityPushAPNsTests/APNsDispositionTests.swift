@@ -121,6 +121,6 @@ final class APNsDispositionTests: XCTestCase {
         XCTAssertThrowsError(try APNsClient.checkedToken("zz"))
         XCTAssertThrowsError(try APNsClient.checkedToken(""))
         XCTAssertThrowsError(try APNsClient.checkedToken("<abcd>"))
-        XCTAssertEqual(Redact.token("0123456789abcdef0123"), "0123…0123")
+        XCTAssertEqual(DeviceToken.redacted("0123456789abcdef0123"), "0123…0123")
     }
 }

@@ -68,7 +68,7 @@ final class ConsoleSendTests: XCTestCase {
         let first = S.json2(journal)
         XCTAssertEqual(first?["apnsID"]?.value.stringValue, apnsID)
         XCTAssertEqual(first?["device"]?["outcome"]?.value.stringValue, "started")
-        XCTAssertEqual(first?["target"]?.value.stringValue, Redact.token(Self.startToken))
+        XCTAssertEqual(first?["target"]?.value.stringValue, DeviceToken.redacted(Self.startToken))
         // Metrics count it.
         let metrics = (await api.handle(S.get("/metrics"))).bodyText
         XCTAssertTrue(metrics.contains("activity_push_sent_total 1"), metrics)

@@ -81,7 +81,7 @@ struct StoreContract {
         let journal = try store.journal(pushID: ids[0], limit: 10)
         XCTAssertEqual(journal.map(\.outcome), [.retry, .sent])
         XCTAssertEqual(journal.last?.apnsUniqueID, "u-1")
-        XCTAssertEqual(journal.last?.tokenRedacted, Redact.token(Pushes.token(0)))
+        XCTAssertEqual(journal.last?.tokenRedacted, DeviceToken.redacted(Pushes.token(0)))
         XCTAssertFalse(journal.last!.tokenRedacted.contains(Pushes.token(0)))
     }
 

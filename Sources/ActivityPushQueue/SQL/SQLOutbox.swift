@@ -115,7 +115,7 @@ final class SQLOutbox {
         if case .broadcast = p.request.destination { broadcast = true } else { broadcast = false }
         return [
             .text(p.request.bundleID), .text(p.request.event.rawValue), .text(p.target),
-            .text(broadcast ? "broadcast" : "device"), .text(TokenRedaction.redact(p.target)),
+            .text(broadcast ? "broadcast" : "device"), .text(DeviceToken.redacted(p.target)),
             .text(p.environment), .text(p.credential), .text(Self.encodeHeaders(p.headers)), .blob(p.request.body),
             .text(p.apnsID), p.headers.collapseID.sql, .int(p.apsTimestamp), .text(PushState.pending.rawValue),
             .int(0), .double(p.notBeforeUnixSeconds), .double(now), .double(now),
@@ -215,10 +215,10 @@ final class SQLOutbox {
         let params: [SQLValue] = [first[0], first[1], first[3], first[5], first[6], first[8], first[11], first[14],
                                   first[15], first[16],
                                   .text(Self.textArray(pushes.map(\.target))),
-                                  .text(Self.textArray(pushes.map { TokenRedaction.redact($0.target) })),
+                                  .text(Self.textArray(pushes.map { DeviceToken.redacted($0.target) })),
                                   .text(Self.textArray(pushes.map { Self.encodeHeaders($0.headers) })),
                                   .text(Self.textArray(pushes.map(\.apnsID))),
-                                  .text(Self.textArray(pushes.map { $0.headers["apns-collapse-id"] }))]
+                                  .text(Self.textArray(pushes.map { $0.headers.collapseID }))]
         let got = try db.query(sql, params).compactMap { $0.first?.int }
         guard got.count == pushes.count else {
             throw QueueError("enqueue: the database returned \(got.count) ids for \(pushes.count) rows")
@@ -457,7 +457,7 @@ final class SQLOutbox {
     }
 
     private static func attemptParams(_ r: AttemptResult) -> [SQLValue] {
-        [.int(r.pushID), .double(r.atUnixSeconds), .text(TokenRedaction.redact(r.target)), .text(r.outcome.rawValue),
+        [.int(r.pushID), .double(r.atUnixSeconds), .text(DeviceToken.redacted(r.target)), .text(r.outcome.rawValue),
          r.status.sql, r.reason.sql, .text(r.apnsID), r.apnsUniqueID.sql, r.latencyMilliseconds.sql, r.worker.sql, r.note.sql]
     }
 
