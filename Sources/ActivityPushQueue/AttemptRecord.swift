@@ -55,6 +55,8 @@ public struct AttemptResult: Sendable, Hashable {
     public var note: String?
     /// Name of the worker that made the attempt (``WorkerOptions/name``); nil when not known.
     public var worker: String?
+    /// True when ``target`` is a broadcast channel id: the answer time then feeds ``BroadcastBudget``.
+    public var isBroadcast = false
 
     /// Makes a result; each parameter sets the property of the same name (times in UNIX seconds, the 410
     /// `timestamp` in UNIX milliseconds, latency in milliseconds).

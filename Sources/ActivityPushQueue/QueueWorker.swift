@@ -346,6 +346,7 @@ public final class QueueWorker: Sendable {
         var attempt = AttemptResult(pushID: push.id, atUnixSeconds: now, target: push.target, outcome: .sent,
                                     status: response?.status, reason: response?.reason?.rawValue, apnsID: push.apnsID,
                                     apnsUniqueID: response?.uniqueID, latencyMilliseconds: milliseconds, worker: options.name)
+        attempt.isBroadcast = push.isBroadcast
         if case .failure(let failure) = result {
             attempt.note = failure.description + (failure.attempts > 1 ? " (\(failure.attempts) tries by the client)" : "")
             if failure.kind == .mayHaveBeenProcessed { loop.summary.mayHaveBeenProcessed += 1 }

@@ -14,6 +14,9 @@ public enum APNsLimits {
     public static let liveActivityDataBytes = 4096
     /// `apns-collapse-id`: at most 64 bytes (APNs: `BadCollapseId`).
     public static let collapseIDBytes = 64
+    /// Broadcast channels one app may have in one environment: 10 000; one more is refused with 400
+    /// `CannotCreateChannelConfig`. Source: Apple, "Sending channel management requests to APNs" (spec §2.4).
+    public static let channelsPerAppPerEnvironment = 10_000
 
     /// The body limit for a request: ``broadcastBodyBytes`` for a broadcast, else ``deviceBodyBytes``.
     public static func bodyBytes(broadcast: Bool) -> Int { broadcast ? broadcastBodyBytes : deviceBodyBytes }

@@ -12,4 +12,12 @@ public struct MessageStoragePolicy: RawRepresentable, Sendable, Hashable, Codabl
     public static let mostRecentMessageStored = MessageStoragePolicy(rawValue: 1)
     /// The number as text.
     public var description: String { String(rawValue) }
+    /// Apple's name of the policy: `No Message Stored` (0), `Most Recent Message Stored` (1), else `policy N`.
+    public var name: String {
+        switch rawValue {
+        case 0: return "No Message Stored"
+        case 1: return "Most Recent Message Stored"
+        default: return "policy \(rawValue)"
+        }
+    }
 }

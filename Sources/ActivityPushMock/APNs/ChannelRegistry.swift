@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// Broadcast channels per app (bundle ID), in creation order, with their message-storage-policy
@@ -9,7 +10,7 @@ struct ChannelRegistry {
     }
 
     /// Channels per app per environment (spec §2.4).
-    static let limit = 10_000
+    static let limit = APNsLimits.channelsPerAppPerEnvironment
 
     private var channelsByBundle: [String: [Channel]] = [:]
 

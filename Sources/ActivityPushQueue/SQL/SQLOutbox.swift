@@ -76,6 +76,7 @@ final class SQLOutbox {
           invalid_since_unix_ms \(int),
           recorded_unix \(real) NOT NULL
         );
+        \(Self.channelTables(dialect))
         """
         if dialect == .postgres {
             // Two workers starting at once must not race on CREATE TABLE.
@@ -328,6 +329,7 @@ final class SQLOutbox {
                 pushes += try db.query(due, head + [.double(now), .int(Int64(limit - pushes.count))]).map(storedPush)
             }
             try markOvertaken(&pushes)
+            try applyBroadcastBudget(&pushes, now: now)
             return pushes.sorted { ($0.notBeforeUnixSeconds, $0.id) < ($1.notBeforeUnixSeconds, $1.id) }
         }
     }
@@ -417,6 +419,7 @@ final class SQLOutbox {
                     """, chunk.flatMap { Self.valuesParams($0, state: Self.state(after: $0.outcome)) })
                 _ = try db.query(Self.insertAttempt(rows: chunk.count), chunk.flatMap(Self.attemptParams))
             }
+            try recordBroadcastAnswers(results)
             try moveFinished(finished)
         }
     }
