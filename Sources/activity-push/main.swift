@@ -20,6 +20,7 @@ let commands: [Command] = [
     serveCommand,
     queueCommand,
     workerCommand,
+    channelsCommand,
 ]
 
 @MainActor func usage() -> String {
