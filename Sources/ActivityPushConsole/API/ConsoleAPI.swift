@@ -31,6 +31,7 @@ public final class ConsoleAPI: Sendable {
         ("GET", "/"), ("GET", "/console.css"), ("GET", "/console.js"), ("GET", "/openapi.json"),
         ("GET", "/v1/types"), ("POST", "/v1/check"), ("POST", "/v1/build"), ("POST", "/v1/send"),
         ("POST", "/v1/enqueue"), ("GET", "/v1/journal"), ("GET", "/metrics"),
+        ("GET", "/v1/channels"), ("POST", "/v1/channels"), ("GET", "/v1/channels/{channelID}"), ("DELETE", "/v1/channels/{channelID}"),
     ]
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
@@ -57,6 +58,7 @@ public final class ConsoleAPI: Sendable {
     }
 
     private func route(_ request: HTTPRequest, path: String) async throws(APIError) -> HTTPResponse {
+        if path == Self.channelsPath || path.hasPrefix(Self.channelsPath + "/") { return try await channelRoute(request, path: path) }
         let methods = Self.routes.filter { $0.path == path }.map(\.method)
         guard !methods.isEmpty else {
             throw APIError(404, "not-found", "no route \(request.method) \(path)",

@@ -13,6 +13,7 @@ enum OpenAPIDocument {
   "servers": [{ "url": "/" }],
   "security": [{}, { "bearer": [] }],
   "paths": {
+\#(ChannelRoutesOpenAPI.paths)
     "/v1/types": {
       "get": {
         "summary": "The ActivityAttributes types read from --attributes, and what this server can do",
@@ -134,6 +135,7 @@ enum OpenAPIDocument {
       "Error": { "description": "A JSON error", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
     },
     "schemas": {
+\#(ChannelRoutesOpenAPI.schemas)
       "Error": {
         "type": "object", "required": ["error"],
         "properties": { "error": { "type": "object", "required": ["status", "code", "message"], "properties": {

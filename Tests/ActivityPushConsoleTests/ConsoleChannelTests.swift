@@ -1,0 +1,90 @@
+import ActivityPushAPNs
+@testable import ActivityPushConsole
+import ActivityPushCore
+import ActivityPushMock
+import ActivityPushQueue
+import Foundation
+import XCTest
+
+/// `/v1/channels` through the real client to mock-apns, with the registry in a real SQLite store.
+final class ConsoleChannelTests: XCTestCase {
+    typealias S = ConsoleTestSupport
+    var keyPath = ""
+
+    override func setUpWithError() throws {
+        keyPath = NSTemporaryDirectory() + "console-channels-\(UInt32.random(in: 0...UInt32.max)).p8"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyPath]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "openssl makes the test key")
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: keyPath) }
+
+    func testCreateListReadDeleteAndErrors() async throws {
+        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .h2c))
+        try mock.start()
+        defer { mock.stop() }
+        let directory = NSTemporaryDirectory() + "console-channels-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outbox = try Outbox.open(database: directory + "/queue.sqlite")
+        defer { outbox.store.close() }
+        let client = try APNsClient(environment: .custom(mock.baseURL),
+                                    token: try ProviderToken(keyFile: keyPath, keyID: "CHANNELS12", teamID: "TEAMID1234"))
+        let api = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.pizza", environmentName: mock.baseURL),
+                             client: client, outbox: outbox)
+
+        let created = await api.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(1)), ("activityID", .string("game-42"))])))
+        XCTAssertEqual(created.status, 201, created.bodyText)
+        let channelID = try XCTUnwrap(try S.json(created)["channelID"]?.value.stringValue)
+        XCTAssertEqual(try S.json(created)["storagePolicyName"]?.value.stringValue, "Most Recent Message Stored")
+
+        let listed = await api.handle(S.get("/v1/channels", query: ["apple": "true"]))
+        XCTAssertEqual(listed.status, 200, listed.bodyText)
+        XCTAssertTrue(listed.bodyText.replacingOccurrences(of: " ", with: "").contains("\"presence\":\"both\""), listed.bodyText)
+
+        // A channel id holds '/' and '+': the server decodes %2F, the route takes the rest of the path.
+        let read = await api.handle(S.get("/v1/channels/" + channelID))
+        XCTAssertEqual(read.status, 200, read.bodyText)
+        XCTAssertEqual(try S.json(read)["activityID"]?.value.stringValue, "game-42")
+
+        let deleted = await api.handle(HTTPRequest(method: "DELETE", path: "/v1/channels/" + channelID))
+        XCTAssertEqual(deleted.status, 200, deleted.bodyText)
+        XCTAssertNotNil(try S.json(deleted)["deletedAt"]?.value.numberValue)
+        let again = await api.handle(S.get("/v1/channels", query: ["apple": "true", "all": "true"]))
+        XCTAssertTrue(again.bodyText.replacingOccurrences(of: " ", with: "").contains("\"presence\":\"deleted\""), again.bodyText)
+
+        // Errors name the field and the fix.
+        let noPolicy = await api.handle(S.post("/v1/channels", .obj([])))
+        XCTAssertEqual(noPolicy.status, 400)
+        XCTAssertEqual(try S.json(noPolicy)["error"]?["field"]?.value.stringValue, "storagePolicy")
+        XCTAssertNotNil(try S.json(noPolicy)["error"]?["fix"])
+        let badPolicy = await api.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(2))])))
+        XCTAssertEqual(badPolicy.status, 400)
+        let unknown = await api.handle(S.get("/v1/channels/bm90LWEtY2hhbm5lbA=="))
+        XCTAssertEqual(unknown.status, 404)
+        let unknownAtApple = await api.handle(HTTPRequest(method: "DELETE", path: "/v1/channels/bm90LWEtY2hhbm5lbA==",
+                                                          query: ["bundleID": "com.example.pizza"]))
+        XCTAssertEqual(unknownAtApple.status, 404, unknownAtApple.bodyText)
+        XCTAssertTrue(unknownAtApple.bodyText.contains("ChannelNotRegistered"))
+        let wrongMethod = await api.handle(HTTPRequest(method: "PUT", path: "/v1/channels"))
+        XCTAssertEqual(wrongMethod.status, 405)
+        await client.shutdown()
+
+        // Without a store: 503 naming --database; without a client, creating is 503 naming --auth-key.
+        let bare = await (try S.api()).handle(S.get("/v1/channels"))
+        XCTAssertEqual(bare.status, 503)
+        XCTAssertTrue(bare.bodyText.contains("--database"))
+        let noClient = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.pizza", environmentName: "sandbox"),
+                                  outbox: outbox)
+        let refused = await noClient.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(0))])))
+        XCTAssertEqual(refused.status, 503, refused.bodyText)
+        XCTAssertTrue(refused.bodyText.contains("--auth-key"))
+        let registryOnly = await noClient.handle(S.get("/v1/channels", query: ["all": "1"]))
+        XCTAssertEqual(registryOnly.status, 200, "the registry is readable without Apple")
+    }
+}
