@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+
+/// `activity-push channels` as a user runs it, against `activity-push mock-apns --h2c` started as a child.
+final class ChannelsCLITests: XCTestCase {
+    typealias CLI = CLITests
+
+    func testCreateListDeleteAndUsageErrors() throws {
+        let directory = NSTemporaryDirectory() + "channels-cli-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = directory + "/AuthKey_CHANCLI123.p8"
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        XCTAssertEqual(openssl.terminationStatus, 0)
+
+        let mock = Process()
+        mock.executableURL = CLI.executable
+        mock.arguments = ["mock-apns", "--port", "0", "--h2c", "--quiet"]
+        let out = Pipe()
+        mock.standardOutput = out
+        mock.standardError = FileHandle.nullDevice
+        try mock.run()
+        defer { mock.terminate(); mock.waitUntilExit() }
+        // The first stdout line names the URL (bounded: the mock prints it at once or exits).
+        var banner = Data()
+        while !banner.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += chunk
+        }
+        let line = String(decoding: banner, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        let url = try XCTUnwrap(line.components(separatedBy: "listening on ").last, line)
+        let common = ["--url", url, "--auth-key", key, "--team-id", "TEAMID1234", "--database", directory + "/queue.sqlite"]
+
+        let created = try CLI.run(["channels", "create", "--bundle-id", "com.example.kora", "--storage-policy", "0",
+                                   "--activity-id", "game-42"] + common)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let channelID = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertFalse(channelID.isEmpty)
+        XCTAssertTrue(created.stderr.contains("No Message Stored"), created.stderr)
+
+        let listed = try CLI.run(["channels", "list", "--bundle-id", "com.example.kora", "--apple", "--format", "json"] + common)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let listing = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let entries = try XCTUnwrap(listing["channels"] as? [[String: Any]])
+        XCTAssertEqual(entries.map { $0["channelID"] as? String }, [channelID])
+        XCTAssertEqual(entries.first?["presence"] as? String, "both")
+
+        let deleted = try CLI.run(["channels", "delete", channelID] + common)
+        XCTAssertEqual(deleted.status, 0, deleted.stderr)
+        let unknown = try CLI.run(["channels", "delete", "bm90LWEtY2hhbm5lbA==", "--bundle-id", "com.example.kora"] + common)
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("ChannelNotRegistered"), unknown.stderr)
+
+        // Usage errors: exit 2, one line naming the flag and what it means.
+        let noPolicy = try CLI.run(["channels", "create", "--bundle-id", "com.example.kora"] + common)
+        XCTAssertEqual(noPolicy.status, 2)
+        XCTAssertTrue(noPolicy.stderr.contains("--storage-policy 0|1") && noPolicy.stderr.contains("No Message Stored"), noPolicy.stderr)
+        let badPolicy = try CLI.run(["channels", "create", "--bundle-id", "com.example.kora", "--storage-policy", "2"] + common)
+        XCTAssertEqual(badPolicy.status, 2)
+        let noKey = try CLI.run(["channels", "create", "--bundle-id", "com.example.kora", "--storage-policy", "1",
+                                 "--database", directory + "/queue.sqlite"])
+        XCTAssertEqual(noKey.status, 2)
+        XCTAssertTrue(noKey.stderr.contains("--auth-key"), noKey.stderr)
+        let badAction = try CLI.run(["channels", "rename"])
+        XCTAssertEqual(badAction.status, 2)
+    }
+}
