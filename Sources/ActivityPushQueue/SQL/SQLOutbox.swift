@@ -76,6 +76,7 @@ final class SQLOutbox {
           invalid_since_unix_ms \(int),
           recorded_unix \(real) NOT NULL
         );
+        \(ActivityTables.ddl(dialect))
         """
         if dialect == .postgres {
             // Two workers starting at once must not race on CREATE TABLE.
@@ -417,6 +418,7 @@ final class SQLOutbox {
                     """, chunk.flatMap { Self.valuesParams($0, state: Self.state(after: $0.outcome)) })
                 _ = try db.query(Self.insertAttempt(rows: chunk.count), chunk.flatMap(Self.attemptParams))
             }
+            try ActivityStore.retireTokens(self, after: results)
             try moveFinished(finished)
         }
     }
