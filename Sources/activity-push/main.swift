@@ -20,6 +20,7 @@ let commands: [Command] = [
     serveCommand,
     queueCommand,
     workerCommand,
+    activitiesCommand,
 ]
 
 @MainActor func usage() -> String {
