@@ -107,6 +107,15 @@ public struct APNsResponseRule: Sendable, Hashable, CustomStringConvertible {
     public static func matching(status: Int, reason: APNsReason?) -> APNsResponseRule {
         all.first { $0.matches(status, reason) } ?? .badRequest
     }
+
+    /// The rows after which a token registered by the app is retired for good: `410` `Unregistered` /
+    /// `ExpiredToken` (the token is no longer active) and `400` `BadDeviceToken` / `DeviceTokenNotForTopic`
+    /// (the token was registered for this app and environment, so it will not work there). Apple: never retry
+    /// these (spec §4.2). The activity service reads it; the queue's own inactive-token marking stays on 410 only.
+    public static let retiringToken: [APNsResponseRule] = [.badToken, .tokenGone]
+
+    /// True when this answer retires the token it was sent to (see ``retiringToken``).
+    public var retiresToken: Bool { Self.retiringToken.contains(self) }
 }
 
 /// What a caller (CLI, queue worker) should do with a result. Source: Apple, "Handling notification responses

@@ -44,6 +44,8 @@ public struct MockAPNsConfiguration: Sendable {
     /// Called on the server thread after each APNs request is journaled (not for `/_mock`); keep it short and
     /// do not call back into the server from it.
     public var onRequest: (@Sendable (MockJournalEntry) -> Void)?
+    /// Plays the app's token handlers against a `serve` (``MockTokenReporter``); nil: off.
+    public var tokenReporter: MockTokenReporter?
 
     public enum Transport: Sendable, Equatable {
         /// TLS 1.2+ with ALPN `h2`; `ca.pem`, `server.pem`, `server-key.pem` generated in `directory` when absent.
@@ -67,7 +69,7 @@ public struct MockAPNsConfiguration: Sendable {
                 pushToStartBudget: Int = 10, pushToStartWindowSeconds: Double = 3600, journalMemoryLimit: Int = 50_000,
                 idleTimeoutSeconds: Double? = 300, handshakeTimeoutSeconds: Double = 10, silentAfterIdleSeconds: Double? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-                onRequest: (@Sendable (MockJournalEntry) -> Void)? = nil) {
+                onRequest: (@Sendable (MockJournalEntry) -> Void)? = nil, tokenReporter: MockTokenReporter? = nil) {
         self.host = host
         self.port = port
         self.transport = transport
@@ -85,5 +87,6 @@ public struct MockAPNsConfiguration: Sendable {
         self.silentAfterIdleSeconds = silentAfterIdleSeconds
         self.clock = clock
         self.onRequest = onRequest
+        self.tokenReporter = tokenReporter
     }
 }

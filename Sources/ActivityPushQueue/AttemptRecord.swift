@@ -23,6 +23,10 @@ public struct AttemptOutcome: RawRepresentable, Sendable, Hashable, Codable, Exp
     public static let refused: AttemptOutcome = "refused"
     /// Claimed and handed back unsent (another push to the same token was in flight); not journaled.
     public static let released: AttemptOutcome = "released"
+    /// Not sent yet because a budget holds it (the note, and for the broadcast budget the `reason`, name the
+    /// budget): queued by the activity service with a later not-before time, or claimed and put back by
+    /// ``BroadcastBudget`` (not counted as an attempt).
+    public static let held: AttemptOutcome = "held"
 }
 
 /// The worker's result for one claimed push: the journal entry and the push's next state.

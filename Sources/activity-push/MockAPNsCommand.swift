@@ -51,6 +51,11 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
           --silent-after-idle  never answer again on a connection whose request comes after SECONDS without any
                         frame (PING included), as APNs does to long-idle connections without PING (default: off)
           --quiet       do not print one line per request on standard error
+          --report-tokens-to URL  play the app against `serve` at URL (http://127.0.0.1:8787): POST /_mock/devices/<id>
+                        {"attributesType": "T"} makes a device's push-to-start token and posts it to URL/v1/tokens;
+                        each start the device applies that asked input-push-token: 1 posts the activity's update token
+          --intake-token-file PATH  the bearer for URL/v1/tokens (serve --intake-token; or env ACTIVITY_PUSH_INTAKE_TOKEN)
+          --activity-id-attribute KEY  the aps.attributes key holding the activity id (default activityID)
         first stdout line: "mock-apns listening on <URL>"; with TLS the second: "mock-apns ca <path to ca.pem>".
         control: GET|DELETE /_mock/journal, GET /_mock/stats, GET|POST /_mock/faults (body: SPEC),
                  POST /_mock/unregister/<token>
@@ -78,7 +83,13 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
     let quiet = arguments.flag("--quiet")
     let idleTimeout = try arguments.double("--idle-timeout") ?? 300
     let silentAfterIdle = try arguments.double("--silent-after-idle")
+    let reportURL = arguments.value("--report-tokens-to")
+    let intakeToken = try arguments.secret("--intake-token", environment: "ACTIVITY_PUSH_INTAKE_TOKEN")
+    let activityIDAttribute = arguments.value("--activity-id-attribute") ?? "activityID"
     try arguments.finish()
+    if let reportURL, !reportURL.hasPrefix("http://") {
+        throw UsageError("--report-tokens-to must be the serve URL, http://HOST:PORT (e.g. http://127.0.0.1:8787)")
+    }
     if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
     guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }
     // SETTINGS_MAX_CONCURRENT_STREAMS is a 32-bit value (RFC 9113 §6.5.2); times are bounded to a day so that
@@ -121,7 +132,11 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
                                               providerTokens: tokens, schema: schema, journalPath: journal, faults: faults,
                                               maxConcurrentStreams: maxStreams, streamsBeforeProviderToken: streamsBefore,
                                               pushToStartBudget: budget, idleTimeoutSeconds: idleTimeout > 0 ? idleTimeout : nil,
-                                              silentAfterIdleSeconds: silentAfterIdle, onRequest: onRequest)
+                                              silentAfterIdleSeconds: silentAfterIdle, onRequest: onRequest,
+                                              tokenReporter: reportURL.map { url in
+                                                  MockTokenReporter(url: url, intakeToken: intakeToken, activityIDAttribute: activityIDAttribute,
+                                                                    log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
+                                              })
     // Block SIGINT/SIGTERM before the server thread starts (it inherits the mask); this thread waits for them.
     var signals = sigset_t()
     sigemptyset(&signals)

@@ -32,6 +32,12 @@ let serveCommand = Command(
                                first line (or env ACTIVITY_PUSH_API_TOKEN; --api-token TOKEN also works but
                                shows the token to every user in `ps`)
           --strict             unknown content-state keys are errors in the page's checks
+          --intake-token-file PATH  the bearer the app sends to POST /v1/tokens (first line; or env
+                               ACTIVITY_PUSH_INTAKE_TOKEN; --intake-token TOKEN also works); without it a
+                               loopback serve leaves the route open like its others
+          --push-to-start-budget N   starts per push-to-start token per hour (default 10); more wait
+          --priority-10-budget N     priority-10 updates per activity per hour (default 60); more go at 5
+        with --database, /v1/tokens and /v1/activities run the Live Activity lifecycle (see README).
         prints the bound URL on the first line of standard output; stops cleanly on SIGINT or SIGTERM.
         """)
         return 0
@@ -50,6 +56,8 @@ let serveCommand = Command(
     let database = a.value("--database")
     let apiToken = try a.secret("--api-token", environment: "ACTIVITY_PUSH_API_TOKEN")
     let strict = a.flag("--strict")
+    let intakeToken = try a.secret("--intake-token", environment: "ACTIVITY_PUSH_INTAKE_TOKEN")
+    let budgets = try ActivitiesCommandSupport.budgets(&a)
     try a.finish()
     if let p = a.positionals.first { throw UsageError("unexpected argument '\(p)'") }
     guard envName == "sandbox" || envName == "production" else { throw UsageError("--env must be sandbox or production") }
@@ -81,8 +89,9 @@ let serveCommand = Command(
 
     let configuration = ConsoleConfiguration(
         schema: schema, bundleID: bundleID, environmentName: url ?? envName, queueEnvironment: envName,
-        apiToken: (apiToken?.isEmpty ?? true) ? nil : apiToken, readMockJournal: url != nil, strict: strict)
-    let api = ConsoleAPI(configuration: configuration, client: client, outbox: outbox)
+        apiToken: (apiToken?.isEmpty ?? true) ? nil : apiToken, intakeToken: intakeToken, readMockJournal: url != nil, strict: strict)
+    let activities = try outbox.map { try ActivitiesCommandSupport.service($0, bundleID: bundleID, environment: envName, schema: schema, budgets: budgets) }
+    let api = ConsoleAPI(configuration: configuration, client: client, outbox: outbox, activities: activities)
     // SIGINT / SIGTERM are blocked before the server's threads start (they inherit the mask) and taken with
     // sigwait below, so a signal sent the moment the URL is printed stays pending instead of being lost (handlers
     // installed after the banner once let a quick SIGTERM go unanswered, and the server never stopped).

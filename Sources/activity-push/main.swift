@@ -21,6 +21,7 @@ let commands: [Command] = [
     queueCommand,
     workerCommand,
     channelsCommand,
+    activitiesCommand,
 ]
 
 @MainActor func usage() -> String {

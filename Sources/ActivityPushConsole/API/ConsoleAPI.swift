@@ -14,16 +14,20 @@ public final class ConsoleAPI: Sendable {
     public let configuration: ConsoleConfiguration
     public let client: APNsClient?
     public let outbox: Outbox?
+    /// The activity lifecycle (`/v1/tokens`, `/v1/activities…`); nil answers 503.
+    public let activities: LiveActivityService?
     public let metrics = ConsoleMetrics()
     let journal = ConsoleJournal()
 
     /// - Parameters:
     ///   - client: sends `POST /v1/send`; nil answers 503 (start `serve` with `--auth-key`, `--key-id`, `--team-id`).
     ///   - outbox: stores `POST /v1/enqueue`; nil answers 503.
-    public init(configuration: ConsoleConfiguration, client: APNsClient? = nil, outbox: Outbox? = nil) {
+    public init(configuration: ConsoleConfiguration, client: APNsClient? = nil, outbox: Outbox? = nil,
+                activities: LiveActivityService? = nil) {
         self.configuration = configuration
         self.client = client
         self.outbox = outbox
+        self.activities = activities
     }
 
     /// Method and path of every route (the page's assets included).
@@ -32,17 +36,19 @@ public final class ConsoleAPI: Sendable {
         ("GET", "/v1/types"), ("POST", "/v1/check"), ("POST", "/v1/build"), ("POST", "/v1/send"),
         ("POST", "/v1/enqueue"), ("GET", "/v1/journal"), ("GET", "/metrics"),
         ("GET", "/v1/channels"), ("POST", "/v1/channels"), ("GET", "/v1/channels/{channelID}"), ("DELETE", "/v1/channels/{channelID}"),
-    ]
+    ] + ActivityRoutes.routes
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         var path = request.path
         if path.count > 1, path.hasSuffix("/") { path.removeLast() }
         if path == "/index.html" { path = "/" }
-        let known = Self.routes.contains(where: { $0.path == path })
+        let known = Self.routes.contains(where: { $0.path == path }) || ActivityRoutes.template(path) != nil
         var response: HTTPResponse
         if let refusal = AccessCheck.crossSiteRefusal(request, tokenRequired: configuration.apiToken != nil) {
             response = refusal.response
-        } else if let token = configuration.apiToken, !AccessCheck.allows(request, token: token) {
+        } else if ActivityRoutes.isIntake(path), let refusal = ActivityRoutes.intakeRefusal(request, configuration: configuration) {
+            response = refusal.response
+        } else if let token = configuration.apiToken, !ActivityRoutes.isIntake(path), !AccessCheck.allows(request, token: token) {
             response = APIError(401, "unauthorized", "this console needs its API token",
                                 fix: "send Authorization: Bearer <token> (the --api-token given to serve)").response
         } else {
@@ -52,13 +58,14 @@ public final class ConsoleAPI: Sendable {
                 response = error.response
             }
         }
-        metrics.request(route: known ? path : "other", status: response.status)
+        metrics.request(route: known ? (ActivityRoutes.template(path)?.path ?? path) : "other", status: response.status)
         response.headers += [("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
         return response
     }
 
     private func route(_ request: HTTPRequest, path: String) async throws(APIError) -> HTTPResponse {
         if path == Self.channelsPath || path.hasPrefix(Self.channelsPath + "/") { return try await channelRoute(request, path: path) }
+        if let response = try ActivityRoutes.handle(request, path: path, api: self) { return response }
         let methods = Self.routes.filter { $0.path == path }.map(\.method)
         guard !methods.isEmpty else {
             throw APIError(404, "not-found", "no route \(request.method) \(path)",
@@ -356,6 +363,10 @@ public final class ConsoleAPI: Sendable {
             g.queueRetries = (try? outbox.store.journal(pushID: nil, limit: 100_000))?.filter { $0.outcome == .retry }.count
         }
         if let client { g.transportRetries = client.transport.statistics.retriedUnsent }
+        if let counts = try? activities?.counts() {
+            (g.activities, g.budgetHolds) = (counts.activities, counts.budgetHolds)
+            g.tokens = counts.tokens.merging(["retired": counts.retiredTokens]) { first, _ in first }
+        }
         return .text(200, metrics.render(g), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

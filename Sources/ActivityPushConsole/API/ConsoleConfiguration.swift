@@ -12,6 +12,9 @@ public struct ConsoleConfiguration: Sendable {
     public var queueEnvironment: String
     /// When set, every request must carry `Authorization: Bearer <token>` (or HTTP Basic with it as password).
     public var apiToken: String?
+    /// `--intake-token`: when set, `POST /v1/tokens` (the app's route) needs `Authorization: Bearer <it>` (or the
+    /// API token); other routes never accept it.
+    public var intakeToken: String?
     /// Request bodies over this are refused with 413.
     public var maxBodyBytes: Int
     /// Read device outcomes from the server's `/_mock/journal` after each send (for `mock-apns`).
@@ -20,12 +23,13 @@ public struct ConsoleConfiguration: Sendable {
     public var strict: Bool
 
     public init(schema: ActivitySchema?, bundleID: String, environmentName: String, queueEnvironment: String = "sandbox",
-                apiToken: String? = nil, maxBodyBytes: Int = 64 * 1024, readMockJournal: Bool = false, strict: Bool = false) {
+                apiToken: String? = nil, intakeToken: String? = nil, maxBodyBytes: Int = 64 * 1024, readMockJournal: Bool = false, strict: Bool = false) {
         self.schema = schema
         self.bundleID = bundleID
         self.environmentName = environmentName
         self.queueEnvironment = queueEnvironment
         self.apiToken = apiToken
+        self.intakeToken = intakeToken
         self.maxBodyBytes = maxBodyBytes
         self.readMockJournal = readMockJournal
         self.strict = strict

@@ -45,6 +45,11 @@ public final class ConsoleMetrics: @unchecked Sendable {
         public var queueDepth: [String: Int]? = nil
         public var queueRetries: Int? = nil
         public var transportRetries: Int? = nil
+        /// Activities by state, live tokens by kind (plus `retired`), pushes held or lowered by budget (absent
+        /// without a queue).
+        public var activities: [String: Int]? = nil
+        public var tokens: [String: Int]? = nil
+        public var budgetHolds: [String: Int]? = nil
         public init() {}
     }
 
@@ -79,6 +84,12 @@ public final class ConsoleMetrics: @unchecked Sendable {
         out += "activity_push_retries_total{source=\"queue\"} \(g.queueRetries ?? 0)\n"
         family("activity_push_queue_depth", "gauge", "Pushes in the queue by state (absent without a queue).")
         for s in (g.queueDepth ?? [:]).keys.sorted() { out += "activity_push_queue_depth{state=\"\(s)\"} \(g.queueDepth![s]!)\n" }
+        family("activity_push_activities", "gauge", "Live Activities by state (absent without a queue).")
+        for s in (g.activities ?? [:]).keys.sorted() { out += "activity_push_activities{state=\"\(Self.escape(s))\"} \(g.activities![s]!)\n" }
+        family("activity_push_activity_tokens", "gauge", "Tokens the app posted, by kind (live) and retired.")
+        for k in (g.tokens ?? [:]).keys.sorted() { out += "activity_push_activity_tokens{kind=\"\(Self.escape(k))\"} \(g.tokens![k]!)\n" }
+        family("activity_push_budget_holds_total", "counter", "Activity pushes a budget held (push-to-start) or lowered to priority 5.")
+        for b in (g.budgetHolds ?? [:]).keys.sorted() { out += "activity_push_budget_holds_total{budget=\"\(Self.escape(b))\"} \(g.budgetHolds![b]!)\n" }
         family("activity_push_send_latency_seconds", "histogram", "Round trip of console sends to APNs.")
         for (i, b) in Self.latencyBuckets.enumerated() {
             out += "activity_push_send_latency_seconds_bucket{le=\"\(Self.number(b))\"} \(bucketCounts[i])\n"

@@ -47,7 +47,7 @@ struct PushForm {
     }
 
     /// `alert`: an object with string members `title`, `body`, `sound` (null members are ignored).
-    private static func readAlert(_ body: inout RequestBody, into fields: inout LiveActivityPush.Fields) throws(APIError) {
+    static func readAlert(_ body: inout RequestBody, into fields: inout LiveActivityPush.Fields) throws(APIError) {
         guard let alert = body.node("alert") else { return }
         guard let members = alert.value.value.members else {
             throw .badRequest("alert", "expected an object {\"title\": …, \"body\": …}", position: alert.value.position)

@@ -56,6 +56,9 @@ final class MockAPNsState: Sendable {
         let now = configuration.clock()
         let (response, entry) = memory.withLock { memory in Self.respond(to: request, now: now, memory: memory) }
         configuration.onRequest?(entry)
+        if let reporter = configuration.tokenReporter, request.path.hasPrefix("/3/device/") {
+            reporter.observe(token: String(request.path.dropFirst("/3/device/".count)), entry: entry)
+        }
         return response
     }
 

@@ -41,6 +41,10 @@ enum MockControlEndpoint {
                 return .json(400, "{\"error\":" + JSONText.string("\(error)") + "}")
             }
         default:
+            if request.method == "POST", path.hasPrefix("/_mock/devices/") {
+                return MockDeviceRegistration.respond(deviceID: String(path.dropFirst("/_mock/devices/".count)), body: request.body,
+                                                      reporter: state.configuration.tokenReporter)
+            }
             if request.method == "POST", request.path.hasPrefix("/_mock/unregister/") {
                 let token = String(request.path.dropFirst("/_mock/unregister/".count))
                 guard MockRequestRules.isDeviceToken(token) else {
@@ -49,7 +53,7 @@ enum MockControlEndpoint {
                 state.unregister(token: token, atMilliseconds: Int64((state.configuration.clock() * 1000).rounded()))
                 return MockResponse(status: 204)
             }
-            return .json(404, "{\"error\":\"unknown control endpoint; use GET|DELETE /_mock/journal, GET /_mock/stats, GET|POST /_mock/faults, POST /_mock/unregister/<token>\"}")
+            return .json(404, "{\"error\":\"unknown control endpoint; use GET|DELETE /_mock/journal, GET /_mock/stats, GET|POST /_mock/faults, POST /_mock/unregister/<token>, POST /_mock/devices/<deviceID>\"}")
         }
     }
 }

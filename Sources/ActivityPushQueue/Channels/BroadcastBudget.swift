@@ -70,12 +70,6 @@ public enum BroadcastBudget {
     }
 }
 
-extension AttemptOutcome {
-    /// Claimed and put back unsent because a budget does not allow it yet (the journal's `reason` names the
-    /// budget, e.g. ``BroadcastBudget/reason``); not counted as an attempt.
-    public static let held: AttemptOutcome = "held"
-}
-
 extension SQLOutbox {
     /// Inside the claim's transaction: holds the claimed broadcasts the budget does not allow yet (back to
     /// pending, not-before moved, attempt not counted, journaled) and records the claim time of the others.

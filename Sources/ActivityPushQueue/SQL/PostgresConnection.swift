@@ -92,6 +92,12 @@ package final class PostgresConnection: SQLConnection {
 
     deinit { close() }
 
+    package var isInTransaction: Bool {
+        guard let conn else { return false }
+        let status = PQtransactionStatus(conn)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
     package func close() {
         if let conn { PQfinish(conn) }
         conn = nil

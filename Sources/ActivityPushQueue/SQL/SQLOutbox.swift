@@ -77,6 +77,7 @@ final class SQLOutbox {
           recorded_unix \(real) NOT NULL
         );
         \(Self.channelTables(dialect))
+        \(ActivityTables.ddl(dialect))
         """
         if dialect == .postgres {
             // Two workers starting at once must not race on CREATE TABLE.
@@ -420,6 +421,7 @@ final class SQLOutbox {
                 _ = try db.query(Self.insertAttempt(rows: chunk.count), chunk.flatMap(Self.attemptParams))
             }
             try recordBroadcastAnswers(results)
+            try ActivityStore.retireTokens(self, after: results)
             try moveFinished(finished)
         }
     }

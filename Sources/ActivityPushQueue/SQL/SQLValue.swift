@@ -68,11 +68,27 @@ package protocol SQLConnection: AnyObject {
     /// Runs statements without parameters (DDL, BEGIN/COMMIT).
     func execute(_ sql: String) throws(QueueError)
     func close()
+    /// True while a transaction is open on this connection (then ``transaction(immediate:_:)`` nests a savepoint).
+    var isInTransaction: Bool { get }
 }
 
 extension SQLConnection {
     /// Runs `body` inside one transaction; rolls back when it throws.
+    /// Inside an open transaction it runs in a savepoint instead, so a caller can put an enqueue and its own rows
+    /// in one transaction (the activity store).
     package func transaction<T>(immediate: Bool = false, _ body: () throws(QueueError) -> T) throws(QueueError) -> T {
+        if isInTransaction {
+            try execute("SAVEPOINT ap_nested")
+            do {
+                let value = try body()
+                try execute("RELEASE SAVEPOINT ap_nested")
+                return value
+            } catch {
+                try? execute("ROLLBACK TO SAVEPOINT ap_nested")
+                try? execute("RELEASE SAVEPOINT ap_nested")
+                throw error
+            }
+        }
         try execute(immediate && dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let value = try body()

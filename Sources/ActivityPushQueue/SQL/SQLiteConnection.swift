@@ -50,6 +50,8 @@ package final class SQLiteConnection: SQLConnection {
 
     deinit { close() }
 
+    package var isInTransaction: Bool { db.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+
     package func close() {
         for (_, s) in statements { sqlite3_finalize(s) }
         statements = [:]

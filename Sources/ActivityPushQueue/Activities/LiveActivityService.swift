@@ -1,0 +1,362 @@
+import ActivityPushCore
+import Foundation
+
+/// Activities instead of tokens: the app posts its tokens, the backend says start / update / end, and this
+/// service decides what to send (``ActivityLifecycle``), builds each push once with the one builder and the
+/// validator (``LiveActivityPush/Fields``, against `schema` when given), and queues it — in one transaction
+/// with the activity's state — for `activity-push worker` to send. `serve` (`/v1/tokens`, `/v1/activities…`) and
+/// `activity-push activities` are thin fronts for it. Safe to use from several threads and processes.
+public final class LiveActivityService: Sendable {
+    /// The queue the pushes go into (SQLite or PostgreSQL); the lifecycle tables live in the same database.
+    public let outbox: Outbox
+    /// The app's bundle id (`apns-topic` is `<bundleID>.push-type.liveactivity`).
+    public let bundleID: String
+    /// The queue environment (`sandbox` or `production`) pushes are queued under; the default for tokens.
+    public let environment: String
+    /// The app's types; nil skips the schema rules (the validator still runs).
+    public let schema: ActivitySchema?
+    /// The budgets enforced (``ActivityBudgets``).
+    public let budgets: ActivityBudgets
+    private let store: ActivityStore
+    private let clock: @Sendable () -> Double
+
+    /// - Parameters:
+    ///   - clock: now, UNIX seconds (tests move it).
+    /// - Throws: ``ActivityError`` 503 when the outbox's store is not an SQL queue.
+    public init(outbox: Outbox, bundleID: String, environment: String = "sandbox", schema: ActivitySchema? = nil,
+                budgets: ActivityBudgets = .init(),
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(ActivityError) {
+        guard let store = ActivityStore(outbox.store) else {
+            throw ActivityError(status: 503, code: "not-configured", message: "activities need the SQLite or PostgreSQL queue")
+        }
+        self.outbox = outbox
+        self.bundleID = bundleID
+        self.environment = environment
+        self.schema = schema
+        self.budgets = budgets
+        self.store = store
+        self.clock = clock
+    }
+
+    /// What ``register(_:)`` stored.
+    public struct TokenReceipt: Sendable, Hashable {
+        /// The kind stored.
+        public var kind: ActivityTokenKind
+        /// The device.
+        public var deviceID: String
+        /// The token, redacted.
+        public var token: String
+        /// Set when the token was already retired by APNs (the reason); nothing will be sent to it.
+        public var retired: String?
+        /// Update token: the pushes its arrival released (held updates or ends).
+        public var released: Int
+
+        /// `{"kind", "deviceID", "token", "retired", "released"}`.
+        public var json: JSONValue {
+            .obj([("kind", .string(kind.rawValue)), ("deviceID", .string(deviceID)), ("token", .string(token)),
+                  ("retired", retired.map(JSONValue.string) ?? .null), ("released", .int(released))])
+        }
+    }
+
+    /// Stores a token the app reported; an update token makes its device `started` and releases what was held.
+    /// - Throws: ``ActivityError`` 400 naming the field; 503 when the store fails.
+    public func register(_ registration: ActivityTokenRegistration) throws(ActivityError) -> TokenReceipt {
+        let token = try registration.validated()
+        let now = clock()
+        let environment = token.environment ?? self.environment
+        return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> TokenReceipt in
+            let retired: String?
+            do throws(QueueError) { retired = try ActivityStore.register(o, token, environment: environment, now: now) } catch { throw .store(error) }
+            var receipt = TokenReceipt(kind: token.kind, deviceID: token.deviceID, token: DeviceToken.redacted(token.token),
+                                       retired: retired, released: 0)
+            guard token.kind == .update, retired == nil, let activityID = token.activityID else { return receipt }
+            let activity: ActivityRecord?
+            let context: ActivityLifecycle.Context
+            do throws(QueueError) {
+                activity = try ActivityStore.activity(o, id: activityID)
+                context = try ActivityStore.context(o, activityID: activityID, start: nil, now: now, budgets: budgets)
+            } catch { throw .store(error) }
+            // A token for an activity this server does not know (the app started it itself) is kept for later.
+            guard let activity else { return receipt }
+            let decision = try ActivityLifecycle.reduce(activity, event: .updateToken(deviceID: token.deviceID), context: context)
+            try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: nil))
+            receipt.released = decision.deliveries.count
+            return receipt
+        }
+    }
+
+    /// Starts an activity (idempotent on its activityID).
+    /// - Returns: the activity's view and whether this call created it (false: a repeat; nothing was sent).
+    /// - Throws: ``ActivityError`` 400 bad input; 409 another start under this activityID; 422 findings, or no
+    ///   device has a push-to-start token; 501 `"channel": true` (broadcast channels are not wired yet).
+    public func start(_ request: ActivityStartRequest) throws(ActivityError) -> (view: ActivityView, created: Bool) {
+        let request = try request.validated()
+        if request.channel {
+            throw ActivityError(status: 501, code: "not-implemented", field: "channel",
+                                message: "channel: broadcast activities are not available on this server yet",
+                                fix: "give deviceIDs to start the activity on each device")
+        }
+        guard let type = request.attributesType ?? (schema?.types.count == 1 ? schema?.types.first?.name : nil), !type.isEmpty else {
+            throw .badRequest("type", "is required: the ActivityAttributes type name (attributes-type)",
+                              fix: "give \"type\": \"<Swift type name>\", or start serve with --attributes declaring one type")
+        }
+        var typed = request
+        typed.attributesType = type
+        let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment,
+                                            deviceIDs: request.deviceIDs, fingerprint: typed.fingerprint)
+        let now = clock()
+        return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> (view: ActivityView, created: Bool) in
+            let existing: ActivityRecord?
+            let context: ActivityLifecycle.Context
+            do throws(QueueError) {
+                existing = try ActivityStore.activity(o, id: request.activityID)
+                context = try ActivityStore.context(o, activityID: request.activityID, start: start, now: now, budgets: budgets)
+            } catch { throw .store(error) }
+            let decision = try ActivityLifecycle.reduce(existing, event: .start(start), context: context)
+            try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: .start(typed)))
+            return (try view(o, id: request.activityID), decision.outcome == .created)
+        }
+    }
+
+    /// Updates an activity: sent to each started device, held for the others.
+    /// - Throws: ``ActivityError`` 400, 404, 409 (ended), 422 findings.
+    public func update(activityID: String, _ request: ActivityChangeRequest) throws(ActivityError) -> ActivityView {
+        try change(activityID: activityID, event: .update, request)
+    }
+
+    /// Ends an activity: delivered like an update, then the activity is `ended`.
+    /// - Throws: ``ActivityError`` 400, 404, 409 (already ended), 422 findings.
+    public func end(activityID: String, _ request: ActivityChangeRequest) throws(ActivityError) -> ActivityView {
+        try change(activityID: activityID, event: .end, request)
+    }
+
+    private func change(activityID: String, event: LiveActivityEvent, _ request: ActivityChangeRequest) throws(ActivityError) -> ActivityView {
+        try ActivityStartRequest.checkActivityID(activityID)
+        let request = try request.validated(event: event)
+        let now = clock()
+        let priority = request.priority ?? 10
+        return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> ActivityView in
+            let existing: ActivityRecord?
+            let context: ActivityLifecycle.Context
+            do throws(QueueError) {
+                existing = try ActivityStore.activity(o, id: activityID)
+                context = try ActivityStore.context(o, activityID: activityID, start: nil, now: now, budgets: budgets)
+            } catch { throw .store(error) }
+            let decision = try ActivityLifecycle.reduce(existing, event: event == .end ? .end(priority: priority) : .update(priority: priority),
+                                                        context: context)
+            try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: .change(request)))
+            return try view(o, id: activityID)
+        }
+    }
+
+    /// One activity (ended by Apple's 8-hour limit first when it is past it).
+    /// - Throws: ``ActivityError`` 404 when there is none.
+    public func show(activityID: String) throws(ActivityError) -> ActivityView {
+        try ActivityStartRequest.checkActivityID(activityID)
+        let now = clock()
+        return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> ActivityView in
+            try expire(o, now: now)
+            return try view(o, id: activityID)
+        }
+    }
+
+    /// One line of ``list(state:limit:)``.
+    public struct Summary: Sendable, Hashable {
+        /// The activity id.
+        public var activityID: String
+        /// `attributes-type`.
+        public var attributesType: String
+        /// Its state.
+        public var state: ActivityState
+        /// Devices named by the start.
+        public var devices: Int
+        /// UNIX seconds.
+        public var createdUnixSeconds: Double
+        /// `{"activityID", "type", "state", "devices", "createdAt"}`.
+        public var json: JSONValue {
+            .obj([("activityID", .string(activityID)), ("type", .string(attributesType)), ("state", .string(state.rawValue)),
+                  ("devices", .int(devices)), ("createdAt", .double(createdUnixSeconds))])
+        }
+    }
+
+    /// Activities, newest first, in `state` when given (after ending those past Apple's 8-hour limit).
+    /// - Throws: ``ActivityError`` 503 when the store fails.
+    public func list(state: ActivityState? = nil, limit: Int = 100) throws(ActivityError) -> [Summary] {
+        let now = clock()
+        return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> [Summary] in
+            try expire(o, now: now)
+            do throws(QueueError) {
+                let filter = state == nil ? "" : "WHERE a.state = ?"
+                let params: [SQLValue] = (state.map { [.text($0.rawValue)] } ?? []) + [.int(Int64(max(1, limit)))]
+                return try o.db.query("""
+                    SELECT a.activity_id, a.attributes_type, a.state, a.created_unix,
+                      (SELECT COUNT(*) FROM ap_la_devices d WHERE d.activity_id = a.activity_id)
+                    FROM ap_la_activities a \(filter) ORDER BY a.created_unix DESC, a.activity_id LIMIT ?
+                    """, params).map { row in
+                    Summary(activityID: row[0].text ?? "", attributesType: row[1].text ?? "",
+                            state: ActivityState(rawValue: row[2].text ?? ""), devices: Int(row[4].int ?? 0),
+                            createdUnixSeconds: row[3].double ?? 0)
+                }
+            } catch { throw .store(error) }
+        }
+    }
+
+    /// Counts for `/metrics`.
+    public struct Counts: Sendable, Hashable {
+        /// Activities by state name.
+        public var activities: [String: Int] = [:]
+        /// Live (not retired) tokens by kind name.
+        public var tokens: [String: Int] = [:]
+        /// Retired tokens.
+        public var retiredTokens = 0
+        /// Pushes a budget held or lowered, by budget name.
+        public var budgetHolds: [String: Int] = [:]
+    }
+
+    /// Counts of activities by state, tokens by kind and budget holds.
+    /// - Throws: ``ActivityError`` 503 when the store fails.
+    public func counts() throws(ActivityError) -> Counts {
+        try store.transaction { (o: SQLOutbox) throws(ActivityError) -> Counts in
+            var counts = Counts()
+            for state in ActivityState.all { counts.activities[state.rawValue] = 0 }
+            for kind in ActivityTokenKind.all { counts.tokens[kind.rawValue] = 0 }
+            do throws(QueueError) {
+                for row in try o.db.query("SELECT state, COUNT(*) FROM ap_la_activities GROUP BY state", []) {
+                    counts.activities[row[0].text ?? "?"] = Int(row[1].int ?? 0)
+                }
+                for row in try o.db.query("SELECT kind, COUNT(*) FROM ap_la_tokens WHERE retired_reason IS NULL GROUP BY kind", []) {
+                    counts.tokens[row[0].text ?? "?"] = Int(row[1].int ?? 0)
+                }
+                counts.retiredTokens = Int(try o.db.query("SELECT COUNT(*) FROM ap_la_tokens WHERE retired_reason IS NOT NULL", [])
+                    .first?.first?.int ?? 0)
+                counts.budgetHolds[ActivityBudget.pushToStart.rawValue] = 0
+                counts.budgetHolds[ActivityBudget.priority10.rawValue] = 0
+                for row in try o.db.query("SELECT budget, COUNT(*) FROM ap_la_sends WHERE budget IS NOT NULL GROUP BY budget", []) {
+                    counts.budgetHolds[row[0].text ?? "?"] = Int(row[1].int ?? 0)
+                }
+            } catch { throw .store(error) }
+            return counts
+        }
+    }
+
+    // MARK: Building
+
+    private enum Source { case start(ActivityStartRequest), change(ActivityChangeRequest) }
+
+    /// The one builder and the validator for a decision's message.
+    private func build(activity: ActivityRecord, request: Source?) -> (ActivityLifecycle.Message) throws(ActivityError) -> PushRequest {
+        let bundleID = self.bundleID
+        let schema = self.schema
+        return { (message: ActivityLifecycle.Message) throws(ActivityError) -> PushRequest in
+            var fields = LiveActivityPush.Fields(event: message.event)
+            switch request {
+            case .start(let start)?:
+                fields.attributesType = start.attributesType
+                fields.attributes = start.attributes
+                fields.contentState = start.contentState
+                fields.alertTitle = start.alertTitle
+                fields.alertBody = start.alertBody
+                fields.staleDateUnixSeconds = start.staleDateUnixSeconds
+                fields.relevanceScore = start.relevanceScore
+                // The device reports the new activity's update token (iOS 18: input-push-token).
+                fields.requestUpdateToken = true
+            case .change(let change)?:
+                fields.contentState = change.contentState
+                fields.alertTitle = change.alertTitle
+                fields.alertBody = change.alertBody
+                fields.staleDateUnixSeconds = change.staleDateUnixSeconds
+                fields.dismissalDateUnixSeconds = change.dismissalDateUnixSeconds
+            case nil:
+                throw ActivityError(status: 500, code: "internal", message: "a token release cannot build a new push")
+            }
+            fields.timestampUnixSeconds = message.timestamp
+            fields.priority = message.priority
+            if case .channel(let channelID) = ActivityLifecycle.audience(of: activity), message.event != .start {
+                fields.channelID = channelID
+            }
+            do throws(LiveActivityPush.FieldsError) {
+                return try fields.build(bundleID: bundleID, schema: schema)
+            } catch {
+                switch error {
+                case .findings(let findings):
+                    let count = findings.filter { $0.severity == .error }.count
+                    throw ActivityError(status: 422, code: "findings",
+                                        message: "not queued: the \(message.event.rawValue) has \(count) error finding\(count == 1 ? "" : "s")",
+                                        fix: "fix the findings (each has its fix) and send the request again", findings: findings)
+                case .invalidField(let field, let text, let fix):
+                    throw ActivityError.badRequest(field.jsonKey, text, fix: fix)
+                }
+            }
+        }
+    }
+
+    // MARK: Views
+
+    private func expire(_ o: SQLOutbox, now: Double) throws(ActivityError) {
+        let due: [String]
+        do throws(QueueError) {
+            due = try o.db.query("SELECT activity_id FROM ap_la_activities WHERE state <> 'ended' AND created_unix <= ?",
+                                 [.double(now - LiveActivityLimits.activeSeconds)]).compactMap { $0.first?.text }
+        } catch { throw .store(error) }
+        for activityID in due {
+            let activity: ActivityRecord?
+            do throws(QueueError) { activity = try ActivityStore.activity(o, id: activityID) } catch { throw .store(error) }
+            let decision = try ActivityLifecycle.reduce(activity, event: .expire, context: .init(now: now, budgets: budgets))
+            try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: nil))
+        }
+    }
+
+    private func view(_ o: SQLOutbox, id: String) throws(ActivityError) -> ActivityView {
+        do {
+            guard let activity = try ActivityStore.activity(o, id: id) else {
+                throw ActivityError(status: 404, code: "not-found", field: "activityID", message: "no activity \(id)",
+                                    fix: "GET /v1/activities lists them")
+            }
+            var tokens: [String: (pushToStart: String?, update: String?, retired: String?)] = [:]
+            for row in try o.db.query("""
+                SELECT kind, device_id, token, retired_reason FROM ap_la_tokens
+                WHERE (kind = 'update' AND activity_id = ?) OR (kind = 'push-to-start' AND attributes_type = ?)
+                """, [.text(id), .text(activity.attributesType)]) {
+                let device = row[1].text ?? ""
+                var entry = tokens[device] ?? (nil, nil, nil)
+                let redacted = DeviceToken.redacted(row[2].text ?? "")
+                if row[0].text == ActivityTokenKind.update.rawValue { entry.update = redacted } else { entry.pushToStart = redacted }
+                if let reason = row[3].text { entry.retired = reason }
+                tokens[device] = entry
+            }
+            let devices = activity.devices.map { device -> ActivityView.Device in
+                let entry = tokens[device.deviceID]
+                var held: String?
+                if case .stored(_, let event)? = device.held { held = event.rawValue }
+                return ActivityView.Device(deviceID: device.deviceID, state: device.state, held: held,
+                                           pushToStartToken: entry?.pushToStart, updateToken: entry?.update,
+                                           tokenRetired: entry?.retired)
+            }
+            let pushes = try o.db.query("""
+                SELECT s.event, s.device_id, s.push_id, s.apns_id, s.priority, s.not_before_unix, s.budget, s.target,
+                  COALESCE(p.state, d.state), COALESCE(p.last_status, d.last_status), COALESCE(p.last_reason, d.last_reason)
+                FROM ap_la_sends s LEFT JOIN ap_pushes p ON p.id = s.push_id LEFT JOIN ap_pushes_done d ON d.id = s.push_id
+                WHERE s.activity_id = ? ORDER BY s.id
+                """, [.text(id)]).map { row in
+                ActivityView.Push(event: row[0].text ?? "", deviceID: row[1].text ?? "", pushID: row[2].int ?? 0,
+                                  apnsID: row[3].text ?? "", priority: Int(row[4].int ?? 10), notBeforeUnixSeconds: row[5].double ?? 0,
+                                  budget: row[6].text, target: DeviceToken.redacted(row[7].text ?? ""),
+                                  queueState: row[8].text ?? "unknown", status: row[9].int.map { Int($0) }, reason: row[10].text)
+            }
+            let journal = try o.db.query("SELECT at_unix, device_id, note FROM ap_la_events WHERE activity_id = ? ORDER BY id",
+                                         [.text(id)]).map { row in
+                ActivityView.Note(atUnixSeconds: row[0].double ?? 0, deviceID: row[1].text, text: row[2].text ?? "")
+            }
+            return ActivityView(activityID: activity.activityID, attributesType: activity.attributesType,
+                                environment: activity.environment, state: activity.state, endReason: activity.endReason,
+                                createdUnixSeconds: activity.createdUnixSeconds, endedUnixSeconds: activity.endedUnixSeconds,
+                                lastTimestamp: activity.lastTimestamp, devices: devices, pushes: pushes, journal: journal)
+        } catch let error as ActivityError {
+            throw error
+        } catch let error as QueueError {
+            throw .store(error)
+        } catch {
+            throw ActivityError(status: 500, code: "internal", message: "\(error)")
+        }
+    }
+}
