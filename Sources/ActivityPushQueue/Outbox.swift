@@ -62,7 +62,10 @@ public final class Outbox: Sendable {
             let req = request.with(apnsID: id)
             var headers = req.headers
             if request.event == .start && headers.collapseID == nil { headers.collapseID = id }
-            return NewPush(request: req, headers: headers, target: target.lowercased(), environment: environment,
+            // Hex tokens are stored lowercase; a channel id is base64, where case matters.
+            let stored: String
+            if case .broadcast = request.destination { stored = target } else { stored = target.lowercased() }
+            return NewPush(request: req, headers: headers, target: stored, environment: environment,
                            credential: credential, notBeforeUnixSeconds: notBeforeUnixSeconds, apsTimestamp: apsTimestamp)
         }
     }

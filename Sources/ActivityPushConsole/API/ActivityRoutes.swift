@@ -48,7 +48,7 @@ enum ActivityRoutes {
     }
 
     /// Answers a lifecycle route; nil when `path` is not one.
-    static func handle(_ request: HTTPRequest, path: String, api: ConsoleAPI) throws(APIError) -> HTTPResponse? {
+    static func handle(_ request: HTTPRequest, path: String, api: ConsoleAPI) async throws(APIError) -> HTTPResponse? {
         guard let (template, activityID) = template(path) else { return nil }
         let method = request.method == "HEAD" ? "GET" : request.method
         let methods = routes.filter { $0.path == template }.map(\.method)
@@ -73,7 +73,7 @@ enum ActivityRoutes {
                 var body = try RequestBody(request, maxBytes: maxBytes)
                 let start = try startRequest(&body)
                 try body.rejectUnknown(allowed: [])
-                let (view, created) = try service.start(start)
+                let (view, created) = try await service.start(start, channels: start.channel ? try api.channelService() : nil)
                 return .json(created ? 202 : 200, view.json)
             case ("GET", "/v1/activities"):
                 var state: ActivityState?
@@ -98,6 +98,7 @@ enum ActivityRoutes {
                 try body.rejectUnknown(allowed: [])
                 let view = template.hasSuffix("/end") ? try service.end(activityID: activityID ?? "", change)
                                                       : try service.update(activityID: activityID ?? "", change)
+                if template.hasSuffix("/end"), view.channelID != nil { api.deleteEndedChannelsSoon() }
                 return .json(202, view.json)
             }
         } catch let error as ActivityError {
@@ -151,6 +152,8 @@ enum ActivityRoutes {
         start.alertBody = alert.alertBody
         start.deviceIDs = try body.strings("deviceIDs") ?? []
         start.channel = try body.bool("channel") ?? false
+        start.channelID = try body.string("channelID")
+        start.deleteChannelOnEnd = try body.bool("deleteChannelOnEnd") ?? false
         start.staleDateUnixSeconds = try body.int64("staleDate", unit: "UNIX seconds")
         start.relevanceScore = try body.double("relevanceScore")
         return start

@@ -74,8 +74,22 @@ extension ConsoleAPI {
         }
     }
 
+    /// After an activity's end: deletes the channels asked to go with it (`"deleteChannelOnEnd"`) once their end
+    /// broadcast is sent — checked every 0.25 s for up to 2 minutes (a worker sends the end; `activity-push
+    /// channels sweep` catches what this misses, e.g. when serve stops first).
+    func deleteEndedChannelsSoon() {
+        guard let channels = try? channelService(), channels.client != nil else { return }
+        Task.detached {
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
+                if !(await channels.deleteChannelsOfEndedActivities()).isEmpty { return }
+                try? await Task.sleep(nanoseconds: 250_000_000)
+            }
+        }
+    }
+
     /// The channel service on this console's client and queue store.
-    private func channelService() throws(APIError) -> BroadcastChannels {
+    func channelService() throws(APIError) -> BroadcastChannels {
         guard let outbox else {
             throw APIError(503, "not-configured", "no queue store on this console: the channel registry lives there",
                            fix: "start serve with --database PATH|postgres://…")

@@ -65,7 +65,7 @@ public final class ConsoleAPI: Sendable {
 
     private func route(_ request: HTTPRequest, path: String) async throws(APIError) -> HTTPResponse {
         if path == Self.channelsPath || path.hasPrefix(Self.channelsPath + "/") { return try await channelRoute(request, path: path) }
-        if let response = try ActivityRoutes.handle(request, path: path, api: self) { return response }
+        if let response = try await ActivityRoutes.handle(request, path: path, api: self) { return response }
         let methods = Self.routes.filter { $0.path == path }.map(\.method)
         guard !methods.isEmpty else {
             throw APIError(404, "not-found", "no route \(request.method) \(path)",

@@ -23,6 +23,11 @@ public struct ActivityStartRequest: Sendable, Hashable {
     public var deviceIDs: [String]
     /// Broadcast the updates and ends over a channel instead (iOS 18 `input-push-channel`).
     public var channel: Bool
+    /// With ``channel``: the registered channel to use; nil creates one for the activity
+    /// (``LiveActivityService/start(_:channels:)``).
+    public var channelID: String?
+    /// With ``channel``: delete the channel at Apple once the activity's end broadcast is sent.
+    public var deleteChannelOnEnd = false
     /// `aps.stale-date`, UNIX seconds.
     public var staleDateUnixSeconds: Int64?
     /// `aps.relevance-score`.
@@ -42,6 +47,7 @@ public struct ActivityStartRequest: Sendable, Hashable {
             ("attributes", attributes.map(Self.canonical) ?? .null), ("contentState", contentState.map(Self.canonical) ?? .null),
             ("alertTitle", alertTitle.map(JSONValue.string) ?? .null), ("alertBody", alertBody.map(JSONValue.string) ?? .null),
             ("deviceIDs", .arr(deviceIDs.map(JSONValue.string))), ("channel", .bool(channel)),
+            ("channelID", channelID.map(JSONValue.string) ?? .null), ("deleteChannelOnEnd", .bool(deleteChannelOnEnd)),
             ("staleDate", staleDateUnixSeconds.map { .int(Int($0)) } ?? .null),
             ("relevanceScore", relevanceScore.map(JSONValue.double) ?? .null),
         ]))
@@ -64,11 +70,16 @@ public struct ActivityStartRequest: Sendable, Hashable {
     func validated() throws(ActivityError) -> ActivityStartRequest {
         try Self.checkActivityID(activityID)
         if channel {
-            guard deviceIDs.isEmpty else {
-                throw .badRequest("deviceIDs", "give deviceIDs or \"channel\": true, not both",
-                                  fix: "drop deviceIDs: a channel activity reaches every device subscribed to the channel")
+            // deviceIDs are optional: their starts carry input-push-channel; without any, the app subscribes itself.
+            if let channelID, channelID.isEmpty || channelID.utf8.count > 256 {
+                throw .badRequest("channelID", "must be a channel id (base64, as `activity-push channels list` prints it)",
+                                  fix: "omit channelID to have a channel created for the activity")
             }
         } else {
+            if channelID != nil || deleteChannelOnEnd {
+                throw .badRequest(channelID != nil ? "channelID" : "deleteChannelOnEnd", "applies only with \"channel\": true",
+                                  fix: "add \"channel\": true to broadcast the activity's updates and ends on a channel")
+            }
             guard !deviceIDs.isEmpty else {
                 throw .badRequest("deviceIDs", "is required: the devices to start the activity on",
                                   fix: "give \"deviceIDs\": [\"<id the app posted its push-to-start token under>\"]")

@@ -63,6 +63,8 @@ public struct ActivityView: Sendable, Hashable {
     public var attributesType: String
     /// `sandbox` or `production` (the queue environment).
     public var environment: String
+    /// The broadcast channel its updates and ends go to (`"channel": true`), nil for device pushes.
+    public var channelID: String? = nil
     /// Its state.
     public var state: ActivityState
     /// Why it ended, once ended.
@@ -89,7 +91,7 @@ public struct ActivityView: Sendable, Hashable {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return .obj([
             ("activityID", .string(activityID)), ("type", .string(attributesType)), ("environment", .string(environment)),
-            ("state", .string(state.rawValue)), ("endReason", text(endReason)),
+            ("channelID", text(channelID)), ("state", .string(state.rawValue)), ("endReason", text(endReason)),
             ("createdAt", .double(createdUnixSeconds)), ("endedAt", endedUnixSeconds.map(JSONValue.double) ?? .null),
             ("lastTimestamp", .int(Int(lastTimestamp))),
             ("devices", .arr(devices.map { device in

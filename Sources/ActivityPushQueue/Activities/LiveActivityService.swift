@@ -91,10 +91,10 @@ public final class LiveActivityService: Sendable {
     ///   device has a push-to-start token; 501 `"channel": true` (broadcast channels are not wired yet).
     public func start(_ request: ActivityStartRequest) throws(ActivityError) -> (view: ActivityView, created: Bool) {
         let request = try request.validated()
-        if request.channel {
-            throw ActivityError(status: 501, code: "not-implemented", field: "channel",
-                                message: "channel: broadcast activities are not available on this server yet",
-                                fix: "give deviceIDs to start the activity on each device")
+        if request.channel, request.channelID == nil {
+            throw ActivityError(status: 400, code: "bad-request", field: "channelID",
+                                message: "a channel activity needs its channel: start it with start(_:channels:), which creates one",
+                                fix: "give \"channelID\" of a registered channel, or start serve with --auth-key so one can be created")
         }
         guard let type = request.attributesType ?? (schema?.types.count == 1 ? schema?.types.first?.name : nil), !type.isEmpty else {
             throw .badRequest("type", "is required: the ActivityAttributes type name (attributes-type)",
@@ -103,7 +103,8 @@ public final class LiveActivityService: Sendable {
         var typed = request
         typed.attributesType = type
         let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment,
-                                            deviceIDs: request.deviceIDs, fingerprint: typed.fingerprint)
+                                            deviceIDs: request.deviceIDs, channelID: request.channel ? request.channelID : nil,
+                                            fingerprint: typed.fingerprint)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> (view: ActivityView, created: Bool) in
             let existing: ActivityRecord?
@@ -258,8 +259,13 @@ public final class LiveActivityService: Sendable {
                 fields.alertBody = start.alertBody
                 fields.staleDateUnixSeconds = start.staleDateUnixSeconds
                 fields.relevanceScore = start.relevanceScore
-                // The device reports the new activity's update token (iOS 18: input-push-token).
-                fields.requestUpdateToken = true
+                if start.channel, let channelID = start.channelID {
+                    // The device subscribes the new activity to the channel (iOS 18: input-push-channel).
+                    fields.inputPushChannel = channelID
+                } else {
+                    // The device reports the new activity's update token (iOS 18: input-push-token).
+                    fields.requestUpdateToken = true
+                }
             case .change(let change)?:
                 fields.contentState = change.contentState
                 fields.alertTitle = change.alertTitle
@@ -348,7 +354,7 @@ public final class LiveActivityService: Sendable {
                 ActivityView.Note(atUnixSeconds: row[0].double ?? 0, deviceID: row[1].text, text: row[2].text ?? "")
             }
             return ActivityView(activityID: activity.activityID, attributesType: activity.attributesType,
-                                environment: activity.environment, state: activity.state, endReason: activity.endReason,
+                                environment: activity.environment, channelID: activity.channelID, state: activity.state, endReason: activity.endReason,
                                 createdUnixSeconds: activity.createdUnixSeconds, endedUnixSeconds: activity.endedUnixSeconds,
                                 lastTimestamp: activity.lastTimestamp, devices: devices, pushes: pushes, journal: journal)
         } catch let error as ActivityError {

@@ -98,6 +98,22 @@ public final class BroadcastChannels: Sendable {
         return ChannelListing.reconcile(bundleID: bundleID, environment: environment, registered: registered, atApple: atApple)
     }
 
+    /// Deletes, at Apple and in the registry, the channels asked to go with their activity's end
+    /// (`"deleteChannelOnEnd"`) whose end broadcast is sent. Returns the ids deleted; a channel that could not be
+    /// deleted now stays due and is tried on the next call. The console calls this after each end until the end
+    /// is sent; `activity-push channels sweep` does it by hand.
+    @discardableResult
+    public func deleteChannelsOfEndedActivities(nowUnixSeconds: Double = Date().timeIntervalSince1970) async -> [String] {
+        guard client != nil, let due = try? registry.dueForDeletion(environment: environment) else { return [] }
+        var deleted: [String] = []
+        for channel in due {
+            if (try? await delete(channelID: channel.channelID, bundleID: channel.bundleID, nowUnixSeconds: nowUnixSeconds)) != nil {
+                deleted.append(channel.channelID)
+            }
+        }
+        return deleted
+    }
+
     // MARK: Internals
 
     private func requireClient(_ what: String) throws(ChannelError) -> APNsClient {

@@ -161,6 +161,31 @@ public final class ChannelRegistry: Sendable {
         }
     }
 
+    /// Asks for the channel to be deleted at Apple once its activity's end broadcast is sent (`"deleteChannelOnEnd"`).
+    /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
+    public func deleteOnEnd(channelID: String, environment: String) throws(ChannelError) {
+        try run { o throws(QueueError) in
+            _ = try o.db.query("UPDATE ap_channels SET delete_on_end = 1 WHERE channel_id = ? AND environment = ?",
+                               [.text(channelID), .text(environment)])
+        }
+    }
+
+    /// Live channels marked ``deleteOnEnd(channelID:environment:)`` whose activity's end broadcast is finished
+    /// (sent, or dead-lettered): what ``BroadcastChannels/deleteChannelsOfEndedActivities(nowUnixSeconds:)`` deletes.
+    /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
+    public func dueForDeletion(environment: String) throws(ChannelError) -> [BroadcastChannel] {
+        try run { o throws(QueueError) -> [BroadcastChannel] in
+            try o.db.query("""
+                SELECT \(Self.columns) FROM ap_channels c WHERE c.environment = ? AND c.delete_on_end = 1
+                  AND c.deleted_unix IS NULL AND c.reserved = 0 AND c.activity_id IS NOT NULL
+                  AND EXISTS (SELECT 1 FROM ap_la_sends s WHERE s.activity_id = c.activity_id AND s.event = 'end'
+                    AND s.target = c.channel_id
+                    AND (EXISTS (SELECT 1 FROM ap_pushes_done d WHERE d.id = s.push_id AND d.state = 'sent')
+                         OR EXISTS (SELECT 1 FROM ap_pushes p WHERE p.id = s.push_id AND p.state IN ('sent', 'dead'))))
+                """, [.text(environment)]).map(Self.channel)
+        }
+    }
+
     // MARK: Internals
 
     private func run<T: Sendable>(_ body: (SQLOutbox) throws(QueueError) -> T) throws(ChannelError) -> T {
@@ -190,6 +215,7 @@ extension SQLOutbox {
           activity_id TEXT,
           deleted_unix \(real),
           reserved INTEGER NOT NULL DEFAULT 0,
+          delete_on_end INTEGER NOT NULL DEFAULT 0,
           PRIMARY KEY (environment, channel_id)
         );
         CREATE INDEX IF NOT EXISTS ap_channels_app ON ap_channels (bundle_id, environment);

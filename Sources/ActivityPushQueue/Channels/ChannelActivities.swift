@@ -1,0 +1,74 @@
+import ActivityPushCore
+import Foundation
+
+/// Activities on a broadcast channel (`"channel": true`): the lifecycle decides and queues as for device
+/// activities (``LiveActivityService``); this adds what needs Apple's channel-management API, which is async.
+///
+/// - **start**: the channel is taken from `"channelID"` (it must be live in the registry) or created at Apple for
+///   the activity (storage policy 0, No Message Stored: the higher publishing budget); the registry links it to
+///   the activity. Each device named gets a push-to-start with `input-push-channel: <id>` (the device subscribes
+///   the new activity to the channel); with no devices, the app subscribes itself (`pushType: .channel(id)`).
+///   A repeated start reuses the activity's channel and sends nothing; a start that fails after a channel was
+///   created for it deletes that channel again, so nothing is half-written.
+/// - **update / end**: one broadcast each through the queue (the lifecycle's channel audience), held by
+///   ``BroadcastBudget`` to one per second per channel.
+/// - **deleteChannelOnEnd**: the channel is deleted at Apple once the end broadcast is sent
+///   (``BroadcastChannels/deleteChannelsOfEndedActivities(nowUnixSeconds:)``).
+extension LiveActivityService {
+    /// Starts an activity; with `"channel": true` first takes or creates its channel (see the extension's notes).
+    /// - Parameter channels: the channel service for this environment; nil refuses `"channel": true` with 503.
+    /// - Throws: ``ActivityError``: as ``start(_:)``; 404 `channelID` not a live registered channel; 503 no channel
+    ///   service; 502 Apple refused or could not be reached when creating the channel; 409 the 10 000-channel limit.
+    public func start(_ request: ActivityStartRequest, channels: BroadcastChannels?) async throws(ActivityError) -> (view: ActivityView, created: Bool) {
+        guard request.channel else { return try start(request) }
+        guard let channels else {
+            throw ActivityError(status: 503, code: "not-configured", field: "channel",
+                                message: "channel activities need the channel service (a queue store and APNs credentials)",
+                                fix: "start serve with --database and --auth-key (and --url for mock-apns)")
+        }
+        try ActivityStartRequest.checkActivityID(request.activityID)
+        var request = request
+        // A repeat: the activity's own channel, so the start compares equal and sends nothing.
+        if let existing = try? show(activityID: request.activityID), let channelID = existing.channelID {
+            if request.channelID == nil { request.channelID = channelID }
+            return try start(request)
+        }
+        var created: BroadcastChannel?
+        do throws(ChannelError) {
+            if let given = request.channelID {
+                guard let known = try channels.registry.channel(id: given, environment: channels.environment), known.isLive else {
+                    throw ChannelError(.notFound, "channel \(given) is not a live channel in the registry for \(channels.environment)",
+                                       fix: "create it with POST /v1/channels (or activity-push channels create), or omit channelID")
+                }
+            } else {
+                created = try await channels.create(bundleID: bundleID, storagePolicy: .noMessageStored, activityID: request.activityID)
+                request.channelID = created?.channelID
+            }
+        } catch {
+            throw Self.activityError(error, field: request.channelID == nil ? "channel" : "channelID")
+        }
+        let channelID = request.channelID!
+        do {
+            let result = try start(request)
+            _ = try? channels.registry.link(channelID: channelID, environment: channels.environment, activityID: request.activityID)
+            if request.deleteChannelOnEnd { try? channels.registry.deleteOnEnd(channelID: channelID, environment: channels.environment) }
+            return result
+        } catch {
+            if let created { _ = try? await channels.delete(channelID: created.channelID) }
+            throw error
+        }
+    }
+
+    /// A ``ChannelError`` as the activity API answers it.
+    static func activityError(_ error: ChannelError, field: String) -> ActivityError {
+        let status: Int
+        switch error.kind {
+        case .limitReached: status = 409
+        case .notFound: status = 404
+        case .badRequest: status = 400
+        case .rejected, .unreachable: status = 502
+        default: status = 503
+        }
+        return ActivityError(status: status, code: error.kind.rawValue, field: field, message: error.description, fix: error.fix)
+    }
+}

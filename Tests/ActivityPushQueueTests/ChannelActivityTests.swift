@@ -1,0 +1,133 @@
+import ActivityPushAPNs
+import ActivityPushCore
+import ActivityPushMock
+import Foundation
+import XCTest
+@testable import ActivityPushQueue
+
+/// `"channel": true` activities end to end: the lifecycle service, the channel service and a worker against
+/// mock-apns over TLS, on SQLite.
+final class ChannelActivityTests: XCTestCase {
+    static let bundleID = Pushes.bundleID
+
+    func testChannelActivityStartsWithInputPushChannelBroadcastsUpdateAndEndAndDeletesItsChannel() async throws {
+        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .tls(directory: temporaryDirectory("ap-ca-tls"))))
+        try mock.start()
+        defer { mock.stop() }
+        let store = try SQLiteQueueStore(path: temporarySQLitePath())
+        defer { store.close() }
+        let outbox = Outbox(store: store)
+        let client = try APNsClient(environment: .custom(mock.baseURL), token: try BroadcastChannelTests.token(),
+                                    transport: HTTP2TransportConfiguration(caFile: mock.caCertificatePath))
+        defer { Task { await client.shutdown() } }
+        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: "sandbox")
+        let service = try LiveActivityService(outbox: outbox, bundleID: Self.bundleID)
+        for device in 1...2 {
+            _ = try service.register(ActivityTokenRegistration(kind: .pushToStart, deviceID: "device-\(device)",
+                                                               attributesType: "PizzaDeliveryAttributes",
+                                                               token: String(repeating: String(format: "%02x", device), count: 80)))
+        }
+        var start = ActivityStartRequest(activityID: "game-42")
+        start.attributesType = "PizzaDeliveryAttributes"
+        start.attributes = .obj([("orderNumber", .int(42))])
+        start.contentState = .obj([("minutesLeft", .int(30))])
+        start.alertTitle = "Kick-off"
+        start.alertBody = "Game 42 has started"
+        start.deviceIDs = ["device-1", "device-2"]
+        start.channel = true
+        start.deleteChannelOnEnd = true
+        let (started, created) = try await service.start(start, channels: channels)
+        XCTAssertTrue(created)
+        let channelID = try XCTUnwrap(started.channelID)
+        XCTAssertEqual(try channels.registry.channel(forActivity: "game-42", environment: "sandbox")?.channelID, channelID,
+                       "the registry links the channel to the activity")
+        // The same start again: nothing new, no second channel.
+        let (again, createdAgain) = try await service.start(start, channels: channels)
+        XCTAssertFalse(createdAgain)
+        XCTAssertEqual(again.channelID, channelID)
+        XCTAssertEqual(try channels.registry.channels(bundleID: Self.bundleID, environment: "sandbox").count, 1)
+
+        var update = ActivityChangeRequest(contentState: .obj([("minutesLeft", .int(20))]))
+        update.priority = 10
+        _ = try service.update(activityID: "game-42", update)
+        try await drain(store, client)
+        _ = try service.end(activityID: "game-42", ActivityChangeRequest(contentState: .obj([("minutesLeft", .int(0))])))
+        try await drain(store, client)
+
+        let journal = mock.journal()
+        let starts = journal.filter { $0.path.hasPrefix("/3/device/") && $0.status == 200 }
+        XCTAssertEqual(starts.count, 2, "one start per device")
+        for entry in starts {
+            XCTAssertTrue(String(decoding: entry.body, as: UTF8.self).contains("\"input-push-channel\":\"\(channelID)\""),
+                          String(decoding: entry.body, as: UTF8.self))
+            XCTAssertEqual(entry.device?.outcome, .started)
+        }
+        let broadcasts = journal.filter { $0.path.hasPrefix("/4/broadcasts/") && $0.status == 200 }
+        XCTAssertEqual(broadcasts.map(\.event), ["update", "end"], "each update and end is one broadcast")
+        XCTAssertEqual(broadcasts.map { $0.device?.outcome }, [.updated, .ended])
+        XCTAssertTrue(broadcasts.allSatisfy { $0.channelID == channelID })
+        if broadcasts.count == 2 { XCTAssertGreaterThanOrEqual(broadcasts[1].time - broadcasts[0].time, BroadcastBudget.spacingSeconds - 0.001) }
+        let view = try service.show(activityID: "game-42")
+        XCTAssertEqual(view.state, .ended)
+        XCTAssertEqual(view.pushes.map(\.event), ["start", "start", "update", "end"])
+
+        // deleteChannelOnEnd: once the end broadcast is sent, the channel goes at Apple and in the registry.
+        let deleted = await channels.deleteChannelsOfEndedActivities()
+        XCTAssertEqual(deleted, [channelID])
+        let listing = try await channels.list(bundleID: Self.bundleID, askApple: true, includeDeleted: true)
+        XCTAssertEqual(listing.entries.map(\.presence), ["deleted"])
+    }
+
+    func testAChannelActivityThatCannotStartLeavesNoChannelBehind() async throws {
+        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .h2c))
+        try mock.start()
+        defer { mock.stop() }
+        let store = try SQLiteQueueStore(path: temporarySQLitePath())
+        defer { store.close() }
+        let client = try APNsClient(environment: .custom(mock.baseURL), token: try BroadcastChannelTests.token())
+        defer { Task { await client.shutdown() } }
+        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: "sandbox")
+        let service = try LiveActivityService(outbox: Outbox(store: store), bundleID: Self.bundleID)
+        var start = ActivityStartRequest(activityID: "game-43")
+        start.attributesType = "PizzaDeliveryAttributes"
+        start.attributes = .obj([("orderNumber", .int(43))])
+        start.contentState = .obj([("minutesLeft", .int(30))])
+        start.alertTitle = "Kick-off"
+        start.alertBody = "Game 43"
+        start.deviceIDs = ["no-such-device"]
+        start.channel = true
+        do {
+            _ = try await service.start(start, channels: channels)
+            XCTFail("no device has a push-to-start token")
+        } catch {
+            XCTAssertEqual(error.status, 422, error.description)
+        }
+        let listing = try await channels.list(bundleID: Self.bundleID, askApple: true)
+        XCTAssertEqual(listing.entries.count, 0, "the channel made for the failed start was deleted again")
+        var unknown = start
+        unknown.channelID = "bm90LWEtY2hhbm5lbA=="
+        unknown.deviceIDs = []
+        do {
+            _ = try await service.start(unknown, channels: channels)
+            XCTFail("an unregistered channelID is refused")
+        } catch {
+            XCTAssertEqual(error.status, 404)
+            XCTAssertEqual(error.field, "channelID")
+        }
+        do {
+            _ = try await service.start(start, channels: nil)
+            XCTFail("no channel service")
+        } catch {
+            XCTAssertEqual(error.status, 503)
+        }
+    }
+
+    private func drain(_ store: any QueueStore, _ client: APNsClient) async throws {
+        let worker = QueueWorker(store: store, sender: APNsPushSender(client: client),
+                                 options: WorkerOptions(name: "channel-activity", window: 10, pollIntervalSeconds: 0.02,
+                                                        drain: true, drainWaitSeconds: 3))
+        let watchdog = Task { try await Task.sleep(nanoseconds: 60_000_000_000); worker.stop() }
+        defer { watchdog.cancel() }
+        _ = try await worker.run()
+    }
+}
