@@ -87,4 +87,52 @@ final class ConsoleChannelTests: XCTestCase {
         let registryOnly = await noClient.handle(S.get("/v1/channels", query: ["all": "1"]))
         XCTAssertEqual(registryOnly.status, 200, "the registry is readable without Apple")
     }
+
+    func testChannelActivityThroughTheAPI() async throws {
+        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .h2c))
+        try mock.start()
+        defer { mock.stop() }
+        let directory = NSTemporaryDirectory() + "console-channel-activity-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outbox = try Outbox.open(database: directory + "/queue.sqlite")
+        defer { outbox.store.close() }
+        let client = try APNsClient(environment: .custom(mock.baseURL),
+                                    token: try ProviderToken(keyFile: keyPath, keyID: "CHANNELS12", teamID: "TEAMID1234"))
+        let service = try LiveActivityService(outbox: outbox, bundleID: "com.example.pizza", schema: try S.schema())
+        let api = ConsoleAPI(configuration: ConsoleConfiguration(schema: try S.schema(), bundleID: "com.example.pizza",
+                                                                 environmentName: mock.baseURL),
+                             client: client, outbox: outbox, activities: service)
+        let start = await api.handle(S.post("/v1/activities", .obj(
+            S.startFields.filter { $0.0 != "event" } + [("activityID", .string("match-7")), ("channel", .bool(true)),
+                                                        ("deleteChannelOnEnd", .bool(true))])))
+        XCTAssertEqual(start.status, 202, start.bodyText)
+        let channelID = try XCTUnwrap(try S.json(start)["channelID"]?.value.stringValue, start.bodyText)
+        let update = await api.handle(S.post("/v1/activities/match-7/update", .obj([("contentState", S.contentState)])))
+        XCTAssertEqual(update.status, 202, update.bodyText)
+        let end = await api.handle(S.post("/v1/activities/match-7/end", .obj([("contentState", S.contentState)])))
+        XCTAssertEqual(end.status, 202, end.bodyText)
+        let worker = QueueWorker(store: outbox.store, sender: APNsPushSender(client: client),
+                                 options: WorkerOptions(name: "console-channel", window: 10, pollIntervalSeconds: 0.02,
+                                                        drain: true, drainWaitSeconds: 3))
+        _ = try await worker.run()
+        let broadcasts = mock.journal().filter { $0.path.hasPrefix("/4/broadcasts/") && $0.status == 200 }
+        // The update was still queued when the end came: the end supersedes it (newest wins), one broadcast goes.
+        XCTAssertEqual(broadcasts.map(\.event), ["end"])
+        let shown = await api.handle(S.get("/v1/activities/match-7"))
+        let states = shown.bodyText.replacingOccurrences(of: " ", with: "")
+        XCTAssertTrue(states.contains("\"state\":\"ended\"") && states.contains("\"queueState\":\"superseded\""), states)
+        XCTAssertTrue(broadcasts.allSatisfy { $0.channelID == channelID })
+        // The console deletes the channel once the end is sent (bounded wait).
+        var presence = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let listed = await api.handle(S.get("/v1/channels", query: ["apple": "true", "all": "true"]))
+            presence = listed.bodyText.replacingOccurrences(of: " ", with: "")
+            if presence.contains("\"presence\":\"deleted\"") { break }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        XCTAssertTrue(presence.contains("\"presence\":\"deleted\"") && presence.contains("\"activityID\":\"match-7\""), presence)
+        await client.shutdown()
+    }
 }
