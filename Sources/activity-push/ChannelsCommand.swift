@@ -14,8 +14,8 @@ let channelsCommand = Command(
         print(ChannelsCommandOptions.help)
         return argv.isEmpty ? 2 : 0
     }
-    guard ["create", "list", "delete"].contains(action) else {
-        throw UsageError("unknown action '\(action)'; use channels create|list|delete (channels --help)")
+    guard ["create", "list", "delete", "sweep"].contains(action) else {
+        throw UsageError("unknown action '\(action)'; use channels create|list|delete|sweep (channels --help)")
     }
     if argv.contains("--help") || argv.contains("-h") {
         print(ChannelsCommandOptions.help)
@@ -32,6 +32,8 @@ struct ChannelsCommandOptions {
         usage: activity-push channels create --bundle-id ID --storage-policy 0|1 [--activity-id ID] [credentials]
                activity-push channels list   --bundle-id ID [--apple [credentials]] [--all]
                activity-push channels delete CHANNEL_ID [--bundle-id ID] [credentials]
+               activity-push channels sweep  [credentials]   delete the channels of ended activities started with
+                                             "deleteChannelOnEnd" whose end broadcast is sent (serve does it after each end)
           common: [--env sandbox|production] [--database DB] [--format text|json]
           --storage-policy 0|1   fixed at creation (Apple, "Sending channel management requests to APNs"):
                                  0 = No Message Stored: a higher publishing budget, every broadcast needs apns-expiration 0;
@@ -99,6 +101,8 @@ struct ChannelsCommandOptions {
                                  + "1 = Most Recent Message Stored (the last broadcast kept up to 8 hours); Apple cannot change it later")
             }
             guard a.positionals.isEmpty else { throw UsageError("create takes no positional argument, got '\(a.positionals[0])'") }
+        case "sweep":
+            guard a.positionals.isEmpty else { throw UsageError("sweep takes no positional argument, got '\(a.positionals[0])'") }
         case "list":
             guard options.bundleID != nil else { throw UsageError("list needs --bundle-id ID") }
             guard a.positionals.isEmpty else { throw UsageError("list takes no positional argument, got '\(a.positionals[0])'") }
@@ -164,6 +168,9 @@ struct ChannelsCommandOptions {
                 let made = try await channels.create(bundleID: options.bundleID!, storagePolicy: options.storagePolicy!,
                                                      activityID: options.activityID)
                 return .success(made.json)
+            case "sweep":
+                let deleted = await channels.deleteChannelsOfEndedActivities()
+                return .success(.obj([("deleted", .arr(deleted.map(JSONValue.string)))]))
             case "list":
                 let listing = try await channels.list(bundleID: options.bundleID!, askApple: options.askApple,
                                                       includeDeleted: options.includeDeleted)
@@ -208,6 +215,10 @@ struct ChannelsCommandOptions {
                 print([text(entry, "channelID"), text(entry, "presence"), policy.isEmpty ? "-" : "policy " + policy,
                        activity.isEmpty || activity == "-" ? "-" : "activity " + activity].joined(separator: "  "))
             }
+        case "sweep":
+            guard case .array(let nodes)? = value.members?.first(where: { $0.key == "deleted" })?.value.value else { return }
+            for node in nodes { print("deleted \(node.value.stringValue ?? "")") }
+            printError("\(nodes.count) channel(s) of ended activities deleted")
         default:
             print("deleted \(channelID ?? "")")
         }
