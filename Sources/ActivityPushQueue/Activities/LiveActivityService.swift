@@ -235,6 +235,9 @@ public final class LiveActivityService: Sendable {
                 for row in try o.db.query("SELECT budget, COUNT(*) FROM ap_la_sends WHERE budget IS NOT NULL GROUP BY budget", []) {
                     counts.budgetHolds[row[0].text ?? "?"] = Int(row[1].int ?? 0)
                 }
+                counts.budgetHolds[ActivityBudget.broadcastPerChannel.rawValue] = Int(try o.db.query(
+                    "SELECT COUNT(*) FROM ap_attempts WHERE outcome = 'held' AND reason = ?",
+                    [.text(BroadcastBudget.reason)]).first?.first?.int ?? 0)
             } catch { throw .store(error) }
             return counts
         }

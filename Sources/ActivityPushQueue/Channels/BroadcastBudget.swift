@@ -19,8 +19,11 @@ import Foundation
 public enum BroadcastBudget {
     /// The least time between two broadcasts to one channel, seconds.
     public static let spacingSeconds = 1.0
-    /// The journal's `reason` for a push held by this budget.
-    public static let reason = "BroadcastBudget"
+    /// `worker --drain` also waits for broadcasts due within this many seconds (UNIX seconds ahead), so a
+    /// broadcast held by this budget is sent in the same run rather than left for the next.
+    static let drainWaitSeconds = 5.0
+    /// The journal's `reason` for a push held by this budget: ``ActivityBudget/broadcastPerChannel``'s name.
+    public static let reason = ActivityBudget.broadcastPerChannel.rawValue
     /// The journal's note for a push held until `notBefore` (UNIX seconds).
     static func note(until notBefore: Double) -> String {
         "held by the broadcast budget: at most 1 broadcast per second per channel (Apple, developer forums thread 827808); "
@@ -68,6 +71,11 @@ public enum BroadcastBudget {
         );
         """
     }
+}
+
+extension ActivityBudget {
+    /// At most one broadcast per second per channel (``BroadcastBudget``; Apple, developer forums thread 827808).
+    public static let broadcastPerChannel: ActivityBudget = "broadcast-per-channel-per-second"
 }
 
 extension SQLOutbox {

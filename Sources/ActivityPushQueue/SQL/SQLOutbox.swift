@@ -486,8 +486,9 @@ final class SQLOutbox {
     func isDrained(environment: String, credential: String, now: Double) throws(QueueError) -> Bool {
         let n = try db.query("""
             SELECT COUNT(*) FROM ap_pushes WHERE environment = ? AND credential = ?
-              AND (state = 'inflight' OR (state = 'pending' AND not_before_unix <= ?))
-            """, [.text(environment), .text(credential), .double(now)]).first?.first?.int ?? 0
+              AND (state = 'inflight' OR (state = 'pending' AND not_before_unix <= ?)
+                   OR (state = 'pending' AND target_kind = 'broadcast' AND not_before_unix <= ?))
+            """, [.text(environment), .text(credential), .double(now), .double(now + BroadcastBudget.drainWaitSeconds)]).first?.first?.int ?? 0
         return n == 0
     }
 
