@@ -11,11 +11,25 @@ final class ChannelActivityTests: XCTestCase {
     static let bundleID = Pushes.bundleID
 
     func testChannelActivityStartsWithInputPushChannelBroadcastsUpdateAndEndAndDeletesItsChannel() async throws {
+        let store = try SQLiteQueueStore(path: temporarySQLitePath())
+        defer { store.close() }
+        try await channelActivity(stores: [store])
+    }
+
+    func testChannelActivityOnPostgreSQLWithTwoWorkersSendsNothingTwice() async throws {
+        let url = try PostgresTestServer.freshDatabase()
+        let first = try PostgresQueueStore(url: url)
+        let second = try PostgresQueueStore(url: url)
+        defer { first.close(); second.close() }
+        try await channelActivity(stores: [first, second])
+    }
+
+    /// Starts a channel activity on two devices, updates and ends it, drained by one worker per store.
+    private func channelActivity(stores: [any QueueStore]) async throws {
         let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .tls(directory: temporaryDirectory("ap-ca-tls"))))
         try mock.start()
         defer { mock.stop() }
-        let store = try SQLiteQueueStore(path: temporarySQLitePath())
-        defer { store.close() }
+        let store = stores[0]
         let outbox = Outbox(store: store)
         let client = try APNsClient(environment: .custom(mock.baseURL), token: try BroadcastChannelTests.token(),
                                     transport: HTTP2TransportConfiguration(caFile: mock.caCertificatePath))
@@ -50,9 +64,9 @@ final class ChannelActivityTests: XCTestCase {
         var update = ActivityChangeRequest(contentState: .obj([("minutesLeft", .int(20))]))
         update.priority = 10
         _ = try service.update(activityID: "game-42", update)
-        try await drain(store, client)
+        try await drain(stores, client)
         _ = try service.end(activityID: "game-42", ActivityChangeRequest(contentState: .obj([("minutesLeft", .int(0))])))
-        try await drain(store, client)
+        try await drain(stores, client)
 
         let journal = mock.journal()
         let starts = journal.filter { $0.path.hasPrefix("/3/device/") && $0.status == 200 }
@@ -62,6 +76,7 @@ final class ChannelActivityTests: XCTestCase {
                           String(decoding: entry.body, as: UTF8.self))
             XCTAssertEqual(entry.device?.outcome, .started)
         }
+        XCTAssertEqual(Set(journal.compactMap(\.apnsID)).count, journal.count, "no push sent twice")
         let broadcasts = journal.filter { $0.path.hasPrefix("/4/broadcasts/") && $0.status == 200 }
         XCTAssertEqual(broadcasts.map(\.event), ["update", "end"], "each update and end is one broadcast")
         XCTAssertEqual(broadcasts.map { $0.device?.outcome }, [.updated, .ended])
@@ -122,12 +137,17 @@ final class ChannelActivityTests: XCTestCase {
         }
     }
 
-    private func drain(_ store: any QueueStore, _ client: APNsClient) async throws {
-        let worker = QueueWorker(store: store, sender: APNsPushSender(client: client),
-                                 options: WorkerOptions(name: "channel-activity", window: 10, pollIntervalSeconds: 0.02,
-                                                        drain: true, drainWaitSeconds: 3))
-        let watchdog = Task { try await Task.sleep(nanoseconds: 60_000_000_000); worker.stop() }
+    /// One draining worker per store, at once (bounded: stopped after 60 s whatever happens).
+    private func drain(_ stores: [any QueueStore], _ client: APNsClient) async throws {
+        let workers = stores.enumerated().map { index, store in
+            QueueWorker(store: store, sender: APNsPushSender(client: client),
+                        options: WorkerOptions(name: "channel-activity-\(index)", window: 10, pollIntervalSeconds: 0.02, drain: true))
+        }
+        let watchdog = Task { try await Task.sleep(nanoseconds: 60_000_000_000); workers.forEach { $0.stop() } }
         defer { watchdog.cancel() }
-        _ = try await worker.run()
+        try await withThrowingTaskGroup(of: WorkerSummary.self) { group in
+            for worker in workers { group.addTask { try await worker.run() } }
+            for try await _ in group {}
+        }
     }
 }
