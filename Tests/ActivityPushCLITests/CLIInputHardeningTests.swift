@@ -102,7 +102,7 @@ final class CLIInputHardeningTests: XCTestCase {
     }
 
     func testEveryUsageErrorIsExitTwoWithOneLine() throws {
-        for command in ["check", "build", "logs", "audit", "send", "mock-apns", "schema", "serve", "worker"] {
+        for command in ["check", "build", "logs", "audit", "send", "mock-apns", "schema", "serve", "worker", "channels"] {
             assertOneLineUsageError(try run([command, "--no-such-option", "x"]), mentions: "activity-push \(command)")
         }
         assertOneLineUsageError(try run(["no-such-command"]), mentions: "unknown command")
