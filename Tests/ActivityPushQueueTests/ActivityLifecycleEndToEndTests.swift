@@ -216,13 +216,14 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
             _ = await rig.request("POST", "/v1/activities", Self.startBody("game-7", devices: ["phone-1"]))
             rig.startWorkers()
             try await rig.wait("the update token") { try rig.view("game-7").devices.first?.state == .started }
-            for score in ["1-0", "2-0", "3-0"] {
+            for (index, score) in ["1-0", "2-0", "3-0"].enumerated() {
                 let (status, _) = await rig.request("POST", "/v1/activities/game-7/update",
                                                     #"{"contentState": {"phase": "live", "score": "\#(score)"}}"#)
                 XCTAssertEqual(status, 202)
-            }
-            try await rig.wait("three updates answered") {
-                try rig.view("game-7").pushes.filter { $0.event == "update" && $0.status != nil }.count == 3
+                // One at a time: a newer update queued before the older one went would supersede it (newest wins).
+                try await rig.wait("update \(index + 1) answered") {
+                    try rig.view("game-7").pushes.filter { $0.event == "update" && $0.status != nil }.count == index + 1
+                }
             }
             let updates = try rig.view("game-7").pushes.filter { $0.event == "update" }
             XCTAssertEqual(updates.map(\.priority), [10, 10, 5])
