@@ -195,6 +195,8 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
             try await rig.wait("ten starts sent") {
                 (1...10).allSatisfy { (try? rig.view("match-\($0)").pushes.first?.queueState) == "sent" }
             }
+            // The mock reports each started activity's update token (asynchronously): all ten become active.
+            try await rig.wait("ten activities active") { try rig.service.counts().activities["active"] == 10 }
             XCTAssertEqual(try rig.view("match-11").pushes.first?.queueState, "pending", "the 11th is not sent")
             XCTAssertEqual(rig.mock.journal().filter { $0.event == "start" }.count, 10)
             let metrics = await rig.api.handle(HTTPRequest(method: "GET", path: "/metrics")).bodyText
