@@ -140,6 +140,15 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
             let (status, shown) = await rig.request("GET", "/v1/activities/game-42")
             XCTAssertEqual(status, 200)
             XCTAssertEqual(shown?["state"]?.value.stringValue, "ended")
+            // A console that can reach the mock (serve --url … with a key) adds each push's device outcome.
+            let withMock = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: Self.bundleID, environmentName: "mock",
+                                                                          readMockJournal: true),
+                                      client: rig.client, outbox: rig.service.outbox, activities: rig.service)
+            let timeline = JSONReader.read(await withMock.handle(HTTPRequest(method: "GET", path: "/v1/activities/game-42")).body).root
+            if case .array(let pushes)? = timeline?["pushes"]?.value {
+                XCTAssertEqual(pushes.compactMap { $0["deviceOutcome"]?.value.stringValue },
+                               ["started", "started", "updated", "updated", "ended", "ended"])
+            } else { XCTFail("no pushes") }
             let view = try rig.view("game-42")
             XCTAssertEqual(view.devices.map(\.state), [.ended, .ended])
             XCTAssertTrue(view.devices.allSatisfy { $0.updateToken?.contains("…") == true }, "tokens redacted")

@@ -48,7 +48,7 @@ enum ActivityRoutes {
     }
 
     /// Answers a lifecycle route; nil when `path` is not one.
-    static func handle(_ request: HTTPRequest, path: String, api: ConsoleAPI) throws(APIError) -> HTTPResponse? {
+    static func handle(_ request: HTTPRequest, path: String, api: ConsoleAPI) async throws(APIError) -> HTTPResponse? {
         guard let (template, activityID) = template(path) else { return nil }
         let method = request.method == "HEAD" ? "GET" : request.method
         let methods = routes.filter { $0.path == template }.map(\.method)
@@ -91,7 +91,15 @@ enum ActivityRoutes {
                 }
                 return .json(200, .obj([("activities", .arr(try service.list(state: state, limit: limit).map(\.json)))]))
             case ("GET", _):
-                return .json(200, try service.show(activityID: activityID ?? "").json)
+                var view = try service.show(activityID: activityID ?? "")
+                // Against mock-apns (serve --url with a key), what each device did with each delivered push.
+                if api.configuration.readMockJournal, let client = api.client,
+                   let outcomes = await DeviceOutcome.lookupAll(client: client) {
+                    for index in view.pushes.indices {
+                        view.pushes[index].deviceOutcome = outcomes[view.pushes[index].apnsID.lowercased()]?.outcome
+                    }
+                }
+                return .json(200, view.json)
             default:
                 var body = try RequestBody(request, maxBytes: maxBytes)
                 let change = try changeRequest(&body)

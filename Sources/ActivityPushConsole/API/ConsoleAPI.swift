@@ -63,7 +63,7 @@ public final class ConsoleAPI: Sendable {
     }
 
     private func route(_ request: HTTPRequest, path: String) async throws(APIError) -> HTTPResponse {
-        if let response = try ActivityRoutes.handle(request, path: path, api: self) { return response }
+        if let response = try await ActivityRoutes.handle(request, path: path, api: self) { return response }
         let methods = Self.routes.filter { $0.path == path }.map(\.method)
         guard !methods.isEmpty else {
             throw APIError(404, "not-found", "no route \(request.method) \(path)",
