@@ -295,6 +295,13 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
             XCTAssertEqual(items.compactMap { $0.value.stringValue }, ["tablet-2"])
         } else { XCTFail("no missingTokens") }
         XCTAssertEqual(try rig.view("game-9").pushes.count, 1)
+        // Its push-to-start token arrives later: the running activity starts there too.
+        let late = #"{"kind": "push-to-start", "deviceID": "tablet-2", "attributesType": "MatchAttributes", "token": "\#(String(repeating: "cd", count: 32))"}"#
+        let (lateStatus, lateReceipt) = await rig.request("POST", "/v1/tokens", late, bearer: "intake-secret")
+        XCTAssertEqual(lateStatus, 202)
+        XCTAssertEqual(lateReceipt?["released"]?.value.numberValue?.integralValue, 1)
+        XCTAssertEqual(try rig.view("game-9").devices.map(\.state), [.starting, .starting])
+        XCTAssertEqual(try rig.view("game-9").pushes.map(\.event), ["start", "start"])
         let (conflict, _) = await rig.request("POST", "/v1/activities", Self.startBody("game-9", devices: ["phone-1"]))
         XCTAssertEqual(conflict, 409, "another body under the same activityID")
         let (channel, _) = await rig.request("POST", "/v1/activities",

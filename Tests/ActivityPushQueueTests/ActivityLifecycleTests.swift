@@ -99,6 +99,22 @@ final class ActivityLifecycleTests: XCTestCase {
         }
     }
 
+    func testALatePushToStartTokenStartsTheDeviceAndHoldsTheNewestUpdate() throws {
+        let started = try L.reduce(nil, event: start(["a", "b"]), context: context(now, pushToStart: ["a": "t-a"]))
+        let updated = stored(try L.reduce(started.activity, event: .update(priority: 10), context: context(now + 1)), messageID: 2)
+        XCTAssertNil(updated.devices[1].held, "a no-token device holds nothing")
+        var late = context(now + 2, pushToStart: ["b": "t-b"])
+        late.startMessageID = 1
+        late.latestChange = .stored(id: 2, event: .update)
+        let decision = try L.reduce(updated, event: .pushToStartToken(deviceID: "b"), context: late)
+        XCTAssertEqual(decision.deliveries.map(\.message), [.stored(id: 1, event: .start)])
+        XCTAssertEqual(decision.deliveries.map(\.token), ["t-b"])
+        XCTAssertEqual(decision.activity.devices[1].state, .starting)
+        XCTAssertEqual(decision.activity.devices[1].held, .stored(id: 2, event: .update))
+        let again = try L.reduce(decision.activity, event: .pushToStartToken(deviceID: "b"), context: late)
+        XCTAssertTrue(again.deliveries.isEmpty, "only a no-token device is started late")
+    }
+
     func testTimestampsStrictlyIncreasePerActivityEvenWithinOneSecond() throws {
         var activity = try L.reduce(nil, event: start(["a"]), context: context(now, pushToStart: ["a": "t-a"])).activity
         var stamps: [Int64] = [activity.lastTimestamp]

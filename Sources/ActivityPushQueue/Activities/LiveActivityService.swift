@@ -48,7 +48,8 @@ public final class LiveActivityService: Sendable {
         public var token: String
         /// Set when the token was already retired by APNs (the reason); nothing will be sent to it.
         public var retired: String?
-        /// Update token: the pushes its arrival released (held updates or ends).
+        /// The pushes its arrival queued: held updates or ends (update token), starts of running activities the
+        /// device had no token for (push-to-start token).
         public var released: Int
 
         /// `{"kind", "deviceID", "token", "retired", "released"}`.
@@ -69,6 +70,27 @@ public final class LiveActivityService: Sendable {
             do throws(QueueError) { retired = try ActivityStore.register(o, token, environment: environment, now: now) } catch { throw .store(error) }
             var receipt = TokenReceipt(kind: token.kind, deviceID: token.deviceID, token: DeviceToken.redacted(token.token),
                                        retired: retired, released: 0)
+            if token.kind == .pushToStart, retired == nil, let type = token.attributesType {
+                // Activities started while this device had no token: start it there now.
+                let waiting: [String]
+                do throws(QueueError) {
+                    waiting = try ActivityStore.activitiesAwaiting(o, deviceID: token.deviceID, type: type, environment: environment)
+                } catch { throw .store(error) }
+                for activityID in waiting {
+                    let found: ActivityRecord?
+                    do throws(QueueError) { found = try ActivityStore.activity(o, id: activityID) } catch { throw .store(error) }
+                    guard let activity = found else { continue }
+                    let context: ActivityLifecycle.Context
+                    do throws(QueueError) {
+                        context = try ActivityStore.lateStartContext(o, activity: activity, deviceID: token.deviceID, now: now,
+                                                                     budgets: budgets)
+                    } catch { throw .store(error) }
+                    let decision = try ActivityLifecycle.reduce(activity, event: .pushToStartToken(deviceID: token.deviceID), context: context)
+                    try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: nil))
+                    receipt.released += decision.deliveries.count
+                }
+                return receipt
+            }
             guard token.kind == .update, retired == nil, let activityID = token.activityID else { return receipt }
             let activity: ActivityRecord?
             let context: ActivityLifecycle.Context
