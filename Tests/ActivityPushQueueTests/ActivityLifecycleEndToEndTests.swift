@@ -267,7 +267,6 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
             ("/v1/activities", #"{"activityID": "a b", "deviceIDs": ["phone-1"], "contentState": {}}"#, 400, "activityID"),
             ("/v1/activities", #"{"activityID": "x", "contentState": {"phase": "p", "score": "s"}}"#, 400, "deviceIDs"),
             ("/v1/activities", #"{"activityID": "x", "deviceIDs": ["phone-1"], "contentstate": {}}"#, 400, "contentstate"),
-            ("/v1/activities", #"{"activityID": "x", "deviceIDs": ["phone-1"], "channel": true, "contentState": {}}"#, 400, "deviceIDs"),
             ("/v1/activities/nope/update", #"{"contentState": {"phase": "p", "score": "s"}}"#, 404, "activityID"),
         ]
         for (path, body, status, field) in cases {

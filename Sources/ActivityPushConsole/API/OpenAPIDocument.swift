@@ -356,7 +356,7 @@ enum OpenAPIDocument {
           "attributes": { "type": "object" }, "contentState": { "type": "object" },
           "alert": { "type": "object", "properties": { "title": { "type": "string" }, "body": { "type": "string" } } },
           "deviceIDs": { "type": "array", "items": { "type": "string" } },
-          "channel": { "type": "boolean", "description": "broadcast updates over a channel instead (501 until channels are wired)" },
+          "channel": { "type": "boolean", "description": "send updates and ends as broadcasts on a channel; starts to deviceIDs carry input-push-channel (501 until channels are wired)" },
           "staleDate": { "type": "integer", "description": "UNIX seconds" }, "relevanceScore": { "type": "number" }
         }
       },

@@ -187,7 +187,7 @@ package enum ActivityLifecycle {
                                            + "(\(context.budgets.pushToStartPerHour)); not before \(Int64(slot))"))
             }
         }
-        guard !decision.deliveries.isEmpty else {
+        guard !decision.deliveries.isEmpty || start.channelID != nil else {
             let missing = start.deviceIDs.joined(separator: ", ")
             throw ActivityError(status: 422, code: "no-tokens", field: "deviceIDs",
                                 message: "no device has a push-to-start token for \(start.attributesType) (\(start.environment)): \(missing)",

@@ -21,7 +21,7 @@ public struct ActivityStartRequest: Sendable, Hashable {
     public var alertBody: String?
     /// The devices to start it on (ids the app posted its tokens under).
     public var deviceIDs: [String]
-    /// Broadcast the updates and ends over a channel instead (iOS 18 `input-push-channel`).
+    /// Broadcast the updates and ends over a channel (iOS 18): the starts to ``deviceIDs`` carry `input-push-channel`.
     public var channel: Bool
     /// `aps.stale-date`, UNIX seconds.
     public var staleDateUnixSeconds: Int64?
@@ -63,16 +63,11 @@ public struct ActivityStartRequest: Sendable, Hashable {
     /// - Throws: ``ActivityError`` 400 naming the field and the fix.
     func validated() throws(ActivityError) -> ActivityStartRequest {
         try Self.checkActivityID(activityID)
-        if channel {
-            guard deviceIDs.isEmpty else {
-                throw .badRequest("deviceIDs", "give deviceIDs or \"channel\": true, not both",
-                                  fix: "drop deviceIDs: a channel activity reaches every device subscribed to the channel")
-            }
-        } else {
-            guard !deviceIDs.isEmpty else {
-                throw .badRequest("deviceIDs", "is required: the devices to start the activity on",
-                                  fix: "give \"deviceIDs\": [\"<id the app posted its push-to-start token under>\"]")
-            }
+        // A channel activity may name devices (their starts carry input-push-channel) or none (the app starts
+        // its activities on the channel itself); a device activity needs them.
+        guard channel || !deviceIDs.isEmpty else {
+            throw .badRequest("deviceIDs", "is required: the devices to start the activity on",
+                              fix: "give \"deviceIDs\": [\"<id the app posted its push-to-start token under>\"], or \"channel\": true")
         }
         var seen: Set<String> = []
         for (index, deviceID) in deviceIDs.enumerated() {

@@ -113,11 +113,7 @@ public final class LiveActivityService: Sendable {
     ///   device has a push-to-start token; 501 `"channel": true` (broadcast channels are not wired yet).
     public func start(_ request: ActivityStartRequest) throws(ActivityError) -> (view: ActivityView, created: Bool) {
         let request = try request.validated()
-        if request.channel {
-            throw ActivityError(status: 501, code: "not-implemented", field: "channel",
-                                message: "channel: broadcast activities are not available on this server yet",
-                                fix: "give deviceIDs to start the activity on each device")
-        }
+        let channelID = try channel(for: request)
         guard let type = request.attributesType ?? (schema?.types.count == 1 ? schema?.types.first?.name : nil), !type.isEmpty else {
             throw .badRequest("type", "is required: the ActivityAttributes type name (attributes-type)",
                               fix: "give \"type\": \"<Swift type name>\", or start serve with --attributes declaring one type")
@@ -125,7 +121,7 @@ public final class LiveActivityService: Sendable {
         var typed = request
         typed.attributesType = type
         let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment,
-                                            deviceIDs: request.deviceIDs, fingerprint: typed.fingerprint)
+                                            deviceIDs: request.deviceIDs, channelID: channelID, fingerprint: typed.fingerprint)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> (view: ActivityView, created: Bool) in
             let existing: ActivityRecord?
@@ -138,6 +134,17 @@ public final class LiveActivityService: Sendable {
             try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: .start(typed)))
             return (try view(o, id: request.activityID), decision.outcome == .created)
         }
+    }
+
+    /// The broadcast channel a `"channel": true` start uses; nil for device pushes. The seam for broadcast
+    /// activities: give back the channel id (created or looked up in the channel registry) and the start carries
+    /// `input-push-channel`, each update and end goes as one broadcast (``ActivityLifecycle/audience(of:)``).
+    /// - Throws: ``ActivityError`` 501 until broadcast channels are wired.
+    private func channel(for request: ActivityStartRequest) throws(ActivityError) -> String? {
+        guard request.channel else { return nil }
+        throw ActivityError(status: 501, code: "not-implemented", field: "channel",
+                            message: "channel: broadcast activities are not available on this server yet",
+                            fix: "give deviceIDs to start the activity on each device")
     }
 
     /// Updates an activity: sent to each started device, held for the others.
@@ -293,8 +300,9 @@ public final class LiveActivityService: Sendable {
             }
             fields.timestampUnixSeconds = message.timestamp
             fields.priority = message.priority
-            if case .channel(let channelID) = ActivityLifecycle.audience(of: activity), message.event != .start {
-                fields.channelID = channelID
+            if case .channel(let channelID) = ActivityLifecycle.audience(of: activity) {
+                // The start subscribes the activity to the channel; updates and ends are broadcasts on it.
+                if message.event == .start { fields.inputPushChannel = channelID } else { fields.channelID = channelID }
             }
             do throws(LiveActivityPush.FieldsError) {
                 return try fields.build(bundleID: bundleID, schema: schema)
