@@ -1,4 +1,5 @@
-# ActivityPush — `make demo` runs the main job on the bundled examples; `make test` runs every test.
+# ActivityPush — `make demo` runs the main job on the bundled examples, then one Live Activity's whole life on
+# serve + worker + mock-apns; `make test` runs every test.
 # Both install missing Debian packages first (scripts/install-deps.sh).
 SWIFT ?= swift
 CLI := .build/debug/activity-push
@@ -24,6 +25,7 @@ release: deps
 
 demo: build
 	@scripts/demo.sh $(CLI)
+	@scripts/lifecycle-demo.sh $(CLI)
 
 RELEASE_CLI := .build/release/activity-push
 

@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushHTTP2", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock", "ActivityPushHTTP2", "ActivityPushDiagnosis"]),
         .testTarget(name: "ActivityPushHTTP2Tests", dependencies: ["ActivityPushHTTP2"]),
-        .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock"]),
+        .testTarget(name: "ActivityPushQueueTests", dependencies: ["ActivityPushQueue", "ActivityPushMock", "ActivityPushConsole"]),
         .testTarget(name: "ActivityPushConsoleTests", dependencies: ["ActivityPushConsole", "ActivityPushMock"]),
     ],
     swiftLanguageModes: [.v6]

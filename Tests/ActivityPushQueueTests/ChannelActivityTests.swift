@@ -109,19 +109,20 @@ final class ChannelActivityTests: XCTestCase {
         start.contentState = .obj([("minutesLeft", .int(30))])
         start.alertTitle = "Kick-off"
         start.alertBody = "Game 43"
-        start.deviceIDs = ["no-such-device"]
         start.channel = true
+        var untyped = start
+        untyped.attributesType = nil   // no schema to take the only type from: 400 after the channel was made
         do {
-            _ = try await service.start(start, channels: channels)
-            XCTFail("no device has a push-to-start token")
+            _ = try await service.start(untyped, channels: channels)
+            XCTFail("a start without its type is refused")
         } catch {
-            XCTAssertEqual(error.status, 422, error.description)
+            XCTAssertEqual(error.status, 400, error.description)
+            XCTAssertEqual(error.field, "type")
         }
         let listing = try await channels.list(bundleID: Self.bundleID, askApple: true)
         XCTAssertEqual(listing.entries.count, 0, "the channel made for the failed start was deleted again")
         var unknown = start
         unknown.channelID = "bm90LWEtY2hhbm5lbA=="
-        unknown.deviceIDs = []
         do {
             _ = try await service.start(unknown, channels: channels)
             XCTFail("an unregistered channelID is refused")

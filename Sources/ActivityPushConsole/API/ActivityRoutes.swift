@@ -91,7 +91,15 @@ enum ActivityRoutes {
                 }
                 return .json(200, .obj([("activities", .arr(try service.list(state: state, limit: limit).map(\.json)))]))
             case ("GET", _):
-                return .json(200, try service.show(activityID: activityID ?? "").json)
+                var view = try service.show(activityID: activityID ?? "")
+                // Against mock-apns (serve --url with a key), what each device did with each delivered push.
+                if api.configuration.readMockJournal, let client = api.client,
+                   let outcomes = await DeviceOutcome.lookupAll(client: client) {
+                    for index in view.pushes.indices {
+                        view.pushes[index].deviceOutcome = outcomes[view.pushes[index].apnsID.lowercased()]?.outcome
+                    }
+                }
+                return .json(200, view.json)
             default:
                 var body = try RequestBody(request, maxBytes: maxBytes)
                 let change = try changeRequest(&body)

@@ -114,7 +114,8 @@ extension ConsoleAPI {
         switch error.kind {
         case .limitReached: status = 409
         case .notFound: status = 404
-        case .badRequest: status = error.description.contains("without APNs credentials") ? 503 : 400
+        case .badRequest: status = 400
+        case .notConfigured: status = 503
         case .rejected, .unreachable: status = 502
         default: status = 500
         }

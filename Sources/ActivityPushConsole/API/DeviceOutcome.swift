@@ -20,6 +20,12 @@ struct DeviceOutcome: Sendable {
     /// Reads the mock's journal over the client's own HTTP/2 connection and returns the device verdict for
     /// `apnsID`; nil when the server is not a mock, the entry is missing, or it holds no device verdict.
     static func lookup(apnsID: String, client: APNsClient) async -> DeviceOutcome? {
+        await lookupAll(client: client)?[apnsID.lowercased()]
+    }
+
+    /// Every device verdict in the mock's journal by lowercased `apns-id` (the latest entry of each), read in one
+    /// request; nil when the server is not a mock.
+    static func lookupAll(client: APNsClient) async -> [String: DeviceOutcome]? {
         let url = client.environment.deviceURL + "/_mock/journal"
         // Its own short-lived connection: the control endpoint is not APNs, and keeping it off the push
         // connection leaves that one to pushes only.
@@ -31,8 +37,10 @@ struct DeviceOutcome: Sendable {
         guard case .success(let r) = result, r.status == 200, let root = JSONReader.read(r.body).root,
               case .array(let items) = root.value
         else { return nil }
-        for item in items.reversed() where item[APNsHeaderName.id.rawValue]?.value.stringValue?.lowercased() == apnsID.lowercased() {
-            guard let device = item["device"], let outcome = device["outcome"]?.value.stringValue else { return nil }
+        var outcomes: [String: DeviceOutcome] = [:]
+        for item in items {
+            guard let apnsID = item[APNsHeaderName.id.rawValue]?.value.stringValue?.lowercased(),
+                  let device = item["device"], let outcome = device["outcome"]?.value.stringValue else { continue }
             var causes: [String] = []
             if case .array(let cs)? = device["causes"]?.value {
                 for c in cs {
@@ -40,8 +48,8 @@ struct DeviceOutcome: Sendable {
                     else if let code = c["code"]?.value.stringValue { causes.append(code) }
                 }
             }
-            return DeviceOutcome(outcome: outcome, log: device["log"]?.value.stringValue, causes: causes)
+            outcomes[apnsID] = DeviceOutcome(outcome: outcome, log: device["log"]?.value.stringValue, causes: causes)
         }
-        return nil
+        return outcomes
     }
 }

@@ -102,6 +102,99 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/v1/tokens": {
+      "post": {
+        "summary": "The app posts a push-to-start token (per device and type; a new one replaces the old) or an activity's update token (releases the pushes held for it)",
+        "description": "For the app, not the admin: with `serve --intake-token` it needs `Authorization: Bearer <intake token>` (the API token also works); a loopback serve without either leaves it open. Tokens are stored in full and never returned in full.",
+        "operationId": "postToken",
+        "security": [{}, { "intake": [] }],
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TokenRegistration" } } } },
+        "responses": {
+          "202": { "description": "Stored", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TokenReceipt" } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "401": { "$ref": "#/components/responses/Error" },
+          "503": { "$ref": "#/components/responses/Error" }
+        }
+      }
+    },
+    "/v1/activities": {
+      "post": {
+        "summary": "Start an activity on devices (idempotent on activityID): each start goes to the device's push-to-start token with input-push-token: 1",
+        "description": "The same request again sends nothing and answers 200 with the current state; another body under the same activityID is 409. A device without a push-to-start token is listed in missingTokens (the others are started); no device with a token is 422. A start over the push-to-start budget (10 per token per hour by default) is held (its push has budget set and a later notBefore).",
+        "operationId": "startActivity",
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ActivityStart" } } } },
+        "responses": {
+          "202": { "description": "Created; the starts are queued", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Activity" } } } },
+          "200": { "description": "A repeat of the start: nothing queued", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Activity" } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "401": { "$ref": "#/components/responses/Error" },
+          "409": { "$ref": "#/components/responses/Error" },
+          "422": { "description": "The start has error findings, or no device has a push-to-start token", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+          "404": { "description": "channelID is not a live channel of the registry", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+          "502": { "description": "Apple refused to create the activity's channel, or could not be reached", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+          "503": { "$ref": "#/components/responses/Error" }
+        }
+      },
+      "get": {
+        "summary": "Activities, newest first (those past Apple's 8-hour limit are ended first)",
+        "operationId": "listActivities",
+        "parameters": [
+          { "name": "state", "in": "query", "schema": { "type": "string", "enum": ["starting", "active", "ended"] } },
+          { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 100 } }
+        ],
+        "responses": {
+          "200": { "description": "The list", "content": { "application/json": { "schema": { "type": "object", "properties": {
+            "activities": { "type": "array", "items": { "$ref": "#/components/schemas/ActivitySummary" } } } } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "401": { "$ref": "#/components/responses/Error" }
+        }
+      }
+    },
+    "/v1/activities/{id}": {
+      "get": {
+        "summary": "One activity: its state, each device (tokens redacted), each push with apns-id and APNs answer, its journal",
+        "operationId": "showActivity",
+        "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string", "pattern": "^[A-Za-z0-9._~:-]{1,128}$" } }],
+        "responses": {
+          "200": { "description": "The activity", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Activity" } } } },
+          "401": { "$ref": "#/components/responses/Error" },
+          "404": { "$ref": "#/components/responses/Error" }
+        }
+      }
+    },
+    "/v1/activities/{id}/update": {
+      "post": {
+        "summary": "Update an activity: sent to each started device's update token, held (newest wins) for a device whose update token has not arrived",
+        "description": "aps.timestamp strictly increases per activity. A priority-10 update over the per-activity budget (60 per hour by default) goes at priority 5.",
+        "operationId": "updateActivity",
+        "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ActivityChange" } } } },
+        "responses": {
+          "202": { "description": "Queued or held", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Activity" } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "401": { "$ref": "#/components/responses/Error" },
+          "404": { "$ref": "#/components/responses/Error" },
+          "409": { "$ref": "#/components/responses/Error" },
+          "422": { "description": "The update has error findings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+        }
+      }
+    },
+    "/v1/activities/{id}/end": {
+      "post": {
+        "summary": "End an activity: delivered like an update (held for devices without an update token); the activity is then ended",
+        "operationId": "endActivity",
+        "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ActivityChange" } } } },
+        "responses": {
+          "202": { "description": "Queued or held", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Activity" } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "401": { "$ref": "#/components/responses/Error" },
+          "404": { "$ref": "#/components/responses/Error" },
+          "409": { "$ref": "#/components/responses/Error" },
+          "422": { "description": "The end has error findings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+        }
+      }
+    },
     "/metrics": {
       "get": {
         "summary": "Prometheus metrics: requests, sent, accepted, rejected by reason, retries, queue depth, send latency histogram",
@@ -130,7 +223,8 @@ enum OpenAPIDocument {
     }
   },
   "components": {
-    "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer", "description": "the --api-token given to serve" } },
+    "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer", "description": "the --api-token given to serve" },
+      "intake": { "type": "http", "scheme": "bearer", "description": "the --intake-token given to serve (POST /v1/tokens only)" } },
     "responses": {
       "Error": { "description": "A JSON error", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
     },
@@ -140,7 +234,7 @@ enum OpenAPIDocument {
         "type": "object", "required": ["error"],
         "properties": { "error": { "type": "object", "required": ["status", "code", "message"], "properties": {
           "status": { "type": "integer" },
-          "code": { "type": "string", "enum": ["bad-json", "bad-request", "unauthorized", "forbidden", "not-found", "method-not-allowed", "payload-too-large", "findings", "not-configured", "queue", "internal"] },
+          "code": { "type": "string", "enum": ["bad-json", "bad-request", "unauthorized", "forbidden", "not-found", "method-not-allowed", "payload-too-large", "findings", "not-configured", "queue", "internal", "conflict", "no-tokens", "not-implemented"] },
           "message": { "type": "string" }, "field": { "type": "string" },
           "line": { "type": "integer" }, "column": { "type": "integer" }, "fix": { "type": "string" } } } }
       },
@@ -241,6 +335,74 @@ enum OpenAPIDocument {
       "SendResult": {
         "allOf": [{ "$ref": "#/components/schemas/JournalEntry" }, { "type": "object", "properties": {
           "sent": { "type": "boolean" }, "warnings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } } } }]
+      },
+      "TokenRegistration": {
+        "oneOf": [
+          { "type": "object", "required": ["kind", "deviceID", "attributesType", "token"], "additionalProperties": false, "properties": {
+            "kind": { "const": "push-to-start" }, "deviceID": { "type": "string" }, "attributesType": { "type": "string" },
+            "token": { "type": "string", "pattern": "^([0-9a-fA-F]{2}){8,100}$" }, "environment": { "enum": ["sandbox", "production"] } } },
+          { "type": "object", "required": ["kind", "deviceID", "activityID", "token"], "additionalProperties": false, "properties": {
+            "kind": { "const": "update" }, "deviceID": { "type": "string" }, "activityID": { "type": "string" },
+            "token": { "type": "string", "pattern": "^([0-9a-fA-F]{2}){8,100}$" } } }
+        ]
+      },
+      "TokenReceipt": {
+        "type": "object", "properties": { "kind": { "type": "string" }, "deviceID": { "type": "string" },
+          "token": { "type": "string", "description": "redacted: first and last 4 characters" },
+          "retired": { "type": ["string", "null"], "description": "the APNs reason when the token was retired before" },
+          "released": { "type": "integer", "description": "held pushes this update token released" } }
+      },
+      "ActivityStart": {
+        "type": "object", "required": ["activityID", "contentState"], "additionalProperties": false,
+        "properties": {
+          "activityID": { "type": "string", "pattern": "^[A-Za-z0-9._~:-]{1,128}$", "description": "the idempotency key" },
+          "type": { "type": "string", "description": "attributes-type; default: the only type read from --attributes" },
+          "attributes": { "type": "object" }, "contentState": { "type": "object" },
+          "alert": { "type": "object", "properties": { "title": { "type": "string" }, "body": { "type": "string" } } },
+          "deviceIDs": { "type": "array", "items": { "type": "string" } },
+          "channel": { "type": "boolean", "description": "send updates and ends as broadcasts on a channel; starts to deviceIDs carry input-push-channel; the channel is channelID or one created at Apple for the activity (needs serve --auth-key)" },
+          "channelID": { "type": "string", "description": "with channel: a live channel of the registry (POST /v1/channels)" },
+          "deleteChannelOnEnd": { "type": "boolean", "description": "with channel: delete the channel at Apple once the end broadcast is sent" },
+          "staleDate": { "type": "integer", "description": "UNIX seconds" }, "relevanceScore": { "type": "number" }
+        }
+      },
+      "ActivityChange": {
+        "type": "object", "required": ["contentState"], "additionalProperties": false,
+        "properties": {
+          "contentState": { "type": "object" },
+          "alert": { "type": "object", "properties": { "title": { "type": "string" }, "body": { "type": "string" } } },
+          "staleDate": { "type": "integer", "description": "UNIX seconds" },
+          "dismissalDate": { "type": "integer", "description": "UNIX seconds; end only" },
+          "priority": { "enum": [5, 10], "default": 10 }
+        }
+      },
+      "ActivitySummary": {
+        "type": "object", "properties": { "activityID": { "type": "string" }, "type": { "type": "string" },
+          "state": { "enum": ["starting", "active", "ended"] }, "devices": { "type": "integer" },
+          "createdAt": { "type": "number", "description": "UNIX seconds" } }
+      },
+      "Activity": {
+        "type": "object",
+        "properties": {
+          "activityID": { "type": "string" }, "type": { "type": "string" }, "environment": { "type": "string" },
+          "state": { "enum": ["starting", "active", "ended"] }, "endReason": { "type": ["string", "null"], "description": "end-requested or apple-8-hour-limit" },
+          "createdAt": { "type": "number", "description": "UNIX seconds" }, "endedAt": { "type": ["number", "null"] },
+          "lastTimestamp": { "type": "integer", "description": "the newest aps.timestamp given (UNIX seconds)" },
+          "devices": { "type": "array", "items": { "type": "object", "properties": {
+            "deviceID": { "type": "string" }, "state": { "enum": ["no-token", "starting", "started", "ended", "token-retired"] },
+            "held": { "type": ["string", "null"], "description": "the event held for the update token" },
+            "pushToStartToken": { "type": ["string", "null"] }, "updateToken": { "type": ["string", "null"] },
+            "tokenRetired": { "type": ["string", "null"], "description": "APNs reason" } } } },
+          "missingTokens": { "type": "array", "items": { "type": "string" }, "description": "devices without a push-to-start token" },
+          "pushes": { "type": "array", "items": { "type": "object", "properties": {
+            "event": { "type": "string" }, "deviceID": { "type": "string" }, "pushID": { "type": "integer" }, "apnsID": { "type": "string" },
+            "priority": { "type": "integer" }, "notBefore": { "type": "number" }, "budget": { "type": ["string", "null"] },
+            "target": { "type": "string", "description": "redacted token" }, "queueState": { "type": "string" },
+            "status": { "type": ["integer", "null"] }, "reason": { "type": ["string", "null"] },
+            "deviceOutcome": { "type": ["string", "null"] } } } },
+          "journal": { "type": "array", "items": { "type": "object", "properties": {
+            "at": { "type": "number" }, "deviceID": { "type": ["string", "null"] }, "note": { "type": "string" } } } }
+        }
       },
       "Types": {
         "type": "object",

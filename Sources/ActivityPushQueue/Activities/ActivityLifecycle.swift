@@ -30,6 +30,10 @@ package enum ActivityLifecycle {
         package var startTimesByToken: [String: [Double]] = [:]
         /// When this activity's priority-10 updates went, UNIX seconds, last window.
         package var priority10UpdateTimes: [Double] = []
+        /// The stored start message of this activity (for a device whose push-to-start token came late).
+        package var startMessageID: Int64?
+        /// Its newest stored update or end, if any.
+        package var latestChange: ActivityMessageRef?
 
         package init(now: Double, budgets: ActivityBudgets = .init()) {
             self.now = now
@@ -64,6 +68,8 @@ package enum ActivityLifecycle {
         case end(priority: Int)
         /// The device posted this activity's update token (in ``Context/updateTokens``).
         case updateToken(deviceID: String)
+        /// A `no-token` device posted its push-to-start token (in ``Context/pushToStartTokens``) while the activity runs.
+        case pushToStartToken(deviceID: String)
         /// Time passed (checked before every other event, and by listings).
         case expire
     }
@@ -135,6 +141,8 @@ package enum ActivityLifecycle {
             return deliver(&expired, isEnd: isEnd, priority: priority, context: context)
         case .updateToken(let deviceID):
             return release(&expired, deviceID: deviceID, context: context)
+        case .pushToStartToken(let deviceID):
+            return lateStart(&expired, deviceID: deviceID, context: context)
         }
     }
 
@@ -179,7 +187,7 @@ package enum ActivityLifecycle {
                                            + "(\(context.budgets.pushToStartPerHour)); not before \(Int64(slot))"))
             }
         }
-        guard !decision.deliveries.isEmpty || (start.channelID != nil && start.deviceIDs.isEmpty) else {
+        guard !decision.deliveries.isEmpty || start.channelID != nil else {
             let missing = start.deviceIDs.joined(separator: ", ")
             throw ActivityError(status: 422, code: "no-tokens", field: "deviceIDs",
                                 message: "no device has a push-to-start token for \(start.attributesType) (\(start.environment)): \(missing)",
@@ -251,6 +259,25 @@ package enum ActivityLifecycle {
             decision.activity.devices[index] = device
         }
         if isEnd { endActivity(&decision, now: context.now) }
+        return decision
+    }
+
+    /// A device named by the start without a token gets the stored start now (budget permitting); the newest
+    /// update or end since waits for its update token like any held push.
+    private static func lateStart(_ decision: inout Decision, deviceID: String, context: Context) -> Decision {
+        guard decision.activity.state != .ended,
+              let index = decision.activity.devices.firstIndex(where: { $0.deviceID == deviceID && $0.state == .noToken }),
+              let token = context.pushToStartTokens[deviceID], let startID = context.startMessageID else { return decision }
+        let slot = context.budgets.pushToStartSlot(scheduled: context.startTimesByToken[token] ?? [], now: context.now)
+        let held = slot > context.now
+        decision.outcome = .changed
+        decision.deliveries.append(Delivery(deviceID: deviceID, token: token, message: .stored(id: startID, event: .start),
+                                            event: .start, notBefore: slot, heldBy: held ? .pushToStart : nil))
+        decision.activity.devices[index].state = .starting
+        decision.activity.devices[index].held = context.latestChange
+        decision.notes.append(Note(deviceID: deviceID, text: "push-to-start token arrived; start sent"
+                                   + (held ? ", held by the \(ActivityBudget.pushToStart) budget; not before \(Int64(slot))" : "")
+                                   + (context.latestChange != nil ? "; the newest update waits for its update token" : "")))
         return decision
     }
 

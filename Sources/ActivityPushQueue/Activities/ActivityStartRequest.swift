@@ -21,7 +21,7 @@ public struct ActivityStartRequest: Sendable, Hashable {
     public var alertBody: String?
     /// The devices to start it on (ids the app posted its tokens under).
     public var deviceIDs: [String]
-    /// Broadcast the updates and ends over a channel instead (iOS 18 `input-push-channel`).
+    /// Broadcast the updates and ends over a channel (iOS 18): the starts to ``deviceIDs`` carry `input-push-channel`.
     public var channel: Bool
     /// With ``channel``: the registered channel to use; nil creates one for the activity
     /// (``LiveActivityService/start(_:channels:)``).
@@ -69,21 +69,19 @@ public struct ActivityStartRequest: Sendable, Hashable {
     /// - Throws: ``ActivityError`` 400 naming the field and the fix.
     func validated() throws(ActivityError) -> ActivityStartRequest {
         try Self.checkActivityID(activityID)
-        if channel {
-            // deviceIDs are optional: their starts carry input-push-channel; without any, the app subscribes itself.
-            if let channelID, channelID.isEmpty || channelID.utf8.count > 256 {
-                throw .badRequest("channelID", "must be a channel id (base64, as `activity-push channels list` prints it)",
-                                  fix: "omit channelID to have a channel created for the activity")
-            }
-        } else {
-            if channelID != nil || deleteChannelOnEnd {
-                throw .badRequest(channelID != nil ? "channelID" : "deleteChannelOnEnd", "applies only with \"channel\": true",
-                                  fix: "add \"channel\": true to broadcast the activity's updates and ends on a channel")
-            }
-            guard !deviceIDs.isEmpty else {
-                throw .badRequest("deviceIDs", "is required: the devices to start the activity on",
-                                  fix: "give \"deviceIDs\": [\"<id the app posted its push-to-start token under>\"]")
-            }
+        // A channel activity may name devices (their starts carry input-push-channel) or none (the app starts
+        // its activities on the channel itself); a device activity needs them.
+        guard channel || !deviceIDs.isEmpty else {
+            throw .badRequest("deviceIDs", "is required: the devices to start the activity on",
+                              fix: "give \"deviceIDs\": [\"<id the app posted its push-to-start token under>\"], or \"channel\": true")
+        }
+        if channel, let channelID, channelID.isEmpty || channelID.utf8.count > 256 {
+            throw .badRequest("channelID", "must be a channel id (base64, as `activity-push channels list` prints it)",
+                              fix: "omit channelID to have a channel created for the activity")
+        }
+        if !channel, channelID != nil || deleteChannelOnEnd {
+            throw .badRequest(channelID != nil ? "channelID" : "deleteChannelOnEnd", "applies only with \"channel\": true",
+                              fix: "add \"channel\": true to broadcast the activity's updates and ends on a channel")
         }
         var seen: Set<String> = []
         for (index, deviceID) in deviceIDs.enumerated() {

@@ -93,6 +93,30 @@ struct ActivityStore: Sendable {
         return context
     }
 
+    /// For a late push-to-start token: the device's token and its start times, the activity's stored start and
+    /// newest update or end.
+    static func lateStartContext(_ o: SQLOutbox, activity: ActivityRecord, deviceID: String, now: Double,
+                                 budgets: ActivityBudgets) throws(QueueError) -> ActivityLifecycle.Context {
+        let start = ActivityLifecycle.Start(activityID: activity.activityID, attributesType: activity.attributesType,
+                                            environment: activity.environment, deviceIDs: [deviceID], fingerprint: activity.fingerprint)
+        var context = try self.context(o, activityID: activity.activityID, start: start, now: now, budgets: budgets)
+        for row in try o.db.query("SELECT id, event FROM ap_la_messages WHERE activity_id = ? ORDER BY id", [.text(activity.activityID)]) {
+            guard let id = row[0].int else { continue }
+            let event = LiveActivityEvent(rawValue: row[1].text ?? "")
+            if event == .start { context.startMessageID = context.startMessageID ?? id } else { context.latestChange = .stored(id: id, event: event) }
+        }
+        return context
+    }
+
+    /// Running activities of `type` in which `deviceID` had no push-to-start token.
+    static func activitiesAwaiting(_ o: SQLOutbox, deviceID: String, type: String, environment: String) throws(QueueError) -> [String] {
+        try o.db.query("""
+            SELECT a.activity_id FROM ap_la_activities a JOIN ap_la_devices d ON d.activity_id = a.activity_id
+            WHERE d.device_id = ? AND d.state = 'no-token' AND a.attributes_type = ? AND a.environment = ? AND a.state <> 'ended'
+            ORDER BY a.created_unix
+            """, [.text(deviceID), .text(type), .text(environment)]).compactMap { $0.first?.text }
+    }
+
     static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
 
     // MARK: Applying

@@ -48,7 +48,8 @@ public final class LiveActivityService: Sendable {
         public var token: String
         /// Set when the token was already retired by APNs (the reason); nothing will be sent to it.
         public var retired: String?
-        /// Update token: the pushes its arrival released (held updates or ends).
+        /// The pushes its arrival queued: held updates or ends (update token), starts of running activities the
+        /// device had no token for (push-to-start token).
         public var released: Int
 
         /// `{"kind", "deviceID", "token", "retired", "released"}`.
@@ -69,6 +70,27 @@ public final class LiveActivityService: Sendable {
             do throws(QueueError) { retired = try ActivityStore.register(o, token, environment: environment, now: now) } catch { throw .store(error) }
             var receipt = TokenReceipt(kind: token.kind, deviceID: token.deviceID, token: DeviceToken.redacted(token.token),
                                        retired: retired, released: 0)
+            if token.kind == .pushToStart, retired == nil, let type = token.attributesType {
+                // Activities started while this device had no token: start it there now.
+                let waiting: [String]
+                do throws(QueueError) {
+                    waiting = try ActivityStore.activitiesAwaiting(o, deviceID: token.deviceID, type: type, environment: environment)
+                } catch { throw .store(error) }
+                for activityID in waiting {
+                    let found: ActivityRecord?
+                    do throws(QueueError) { found = try ActivityStore.activity(o, id: activityID) } catch { throw .store(error) }
+                    guard let activity = found else { continue }
+                    let context: ActivityLifecycle.Context
+                    do throws(QueueError) {
+                        context = try ActivityStore.lateStartContext(o, activity: activity, deviceID: token.deviceID, now: now,
+                                                                     budgets: budgets)
+                    } catch { throw .store(error) }
+                    let decision = try ActivityLifecycle.reduce(activity, event: .pushToStartToken(deviceID: token.deviceID), context: context)
+                    try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: nil))
+                    receipt.released += decision.deliveries.count
+                }
+                return receipt
+            }
             guard token.kind == .update, retired == nil, let activityID = token.activityID else { return receipt }
             let activity: ActivityRecord?
             let context: ActivityLifecycle.Context
@@ -88,14 +110,11 @@ public final class LiveActivityService: Sendable {
     /// Starts an activity (idempotent on its activityID).
     /// - Returns: the activity's view and whether this call created it (false: a repeat; nothing was sent).
     /// - Throws: ``ActivityError`` 400 bad input; 409 another start under this activityID; 422 findings, or no
-    ///   device has a push-to-start token; 501 `"channel": true` (broadcast channels are not wired yet).
+    ///   device has a push-to-start token; 400 `"channel": true` without `channelID` (use ``start(_:channels:)``,
+    ///   which takes or creates the channel).
     public func start(_ request: ActivityStartRequest) throws(ActivityError) -> (view: ActivityView, created: Bool) {
         let request = try request.validated()
-        if request.channel, request.channelID == nil {
-            throw ActivityError(status: 400, code: "bad-request", field: "channelID",
-                                message: "a channel activity needs its channel: start it with start(_:channels:), which creates one",
-                                fix: "give \"channelID\" of a registered channel, or start serve with --auth-key so one can be created")
-        }
+        let channelID = try channel(for: request)
         guard let type = request.attributesType ?? (schema?.types.count == 1 ? schema?.types.first?.name : nil), !type.isEmpty else {
             throw .badRequest("type", "is required: the ActivityAttributes type name (attributes-type)",
                               fix: "give \"type\": \"<Swift type name>\", or start serve with --attributes declaring one type")
@@ -103,8 +122,7 @@ public final class LiveActivityService: Sendable {
         var typed = request
         typed.attributesType = type
         let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment,
-                                            deviceIDs: request.deviceIDs, channelID: request.channel ? request.channelID : nil,
-                                            fingerprint: typed.fingerprint)
+                                            deviceIDs: request.deviceIDs, channelID: channelID, fingerprint: typed.fingerprint)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> (view: ActivityView, created: Bool) in
             let existing: ActivityRecord?
@@ -117,6 +135,21 @@ public final class LiveActivityService: Sendable {
             try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: .start(typed)))
             return (try view(o, id: request.activityID), decision.outcome == .created)
         }
+    }
+
+    /// The broadcast channel a `"channel": true` start uses; nil for device pushes: the request's `channelID`, taken
+    /// from the registry or created at Apple by ``start(_:channels:)``. The start then carries `input-push-channel`
+    /// and each update and end goes as one broadcast (``ActivityLifecycle/audience(of:)``).
+    /// - Throws: ``ActivityError`` 400 for a channel activity without its `channelID`.
+    private func channel(for request: ActivityStartRequest) throws(ActivityError) -> String? {
+        guard request.channel else { return nil }
+        // Taken or created (an Apple call, so async) by start(_:channels:), which fills channelID in.
+        guard let channelID = request.channelID else {
+            throw ActivityError(status: 400, code: "bad-request", field: "channelID",
+                                message: "a channel activity needs its channel: start it with start(_:channels:), which creates one",
+                                fix: "give \"channelID\" of a registered channel, or start serve with --auth-key so one can be created")
+        }
+        return channelID
     }
 
     /// Updates an activity: sent to each started device, held for the others.
@@ -262,13 +295,9 @@ public final class LiveActivityService: Sendable {
                 fields.alertBody = start.alertBody
                 fields.staleDateUnixSeconds = start.staleDateUnixSeconds
                 fields.relevanceScore = start.relevanceScore
-                if start.channel, let channelID = start.channelID {
-                    // The device subscribes the new activity to the channel (iOS 18: input-push-channel).
-                    fields.inputPushChannel = channelID
-                } else {
-                    // The device reports the new activity's update token (iOS 18: input-push-token).
-                    fields.requestUpdateToken = true
-                }
+                // The device reports the new activity's update token (iOS 18: input-push-token); a channel
+                // activity's start carries input-push-channel instead (below), never both (two-push-inputs).
+                if case .devices = ActivityLifecycle.audience(of: activity) { fields.requestUpdateToken = true }
             case .change(let change)?:
                 fields.contentState = change.contentState
                 fields.alertTitle = change.alertTitle
@@ -280,8 +309,9 @@ public final class LiveActivityService: Sendable {
             }
             fields.timestampUnixSeconds = message.timestamp
             fields.priority = message.priority
-            if case .channel(let channelID) = ActivityLifecycle.audience(of: activity), message.event != .start {
-                fields.channelID = channelID
+            if case .channel(let channelID) = ActivityLifecycle.audience(of: activity) {
+                // The start subscribes the activity to the channel; updates and ends are broadcasts on it.
+                if message.event == .start { fields.inputPushChannel = channelID } else { fields.channelID = channelID }
             }
             do throws(LiveActivityPush.FieldsError) {
                 return try fields.build(bundleID: bundleID, schema: schema)

@@ -12,7 +12,7 @@ public final class BroadcastChannels: Sendable {
     /// What this service knows about its channels.
     public let registry: ChannelRegistry
     /// The APNs client for channel management; nil lets ``list(bundleID:askApple:includeDeleted:nowUnixSeconds:)``
-    /// read the registry only (create and delete then fail with ``ChannelError/Kind/badRequest``).
+    /// read the registry only (create and delete then fail with ``ChannelError/Kind/notConfigured``).
     public let client: APNsClient?
     /// The environment label the registry files channels under (`sandbox`, `production`); must be the
     /// environment `client` talks to.
@@ -31,7 +31,7 @@ public final class BroadcastChannels: Sendable {
     /// - Parameter storagePolicy: 0 No Message Stored (higher publishing budget; every broadcast needs
     ///   `apns-expiration: 0`), 1 Most Recent Message Stored (Apple keeps the last broadcast up to 8 hours for
     ///   devices that join late).
-    /// - Throws: ``ChannelError``: `channel-limit`, `bad-request` (policy not 0/1, no client), `apns-rejected`
+    /// - Throws: ``ChannelError``: `channel-limit`, `bad-request` (policy not 0/1), `not-configured` (no client), `apns-rejected`
     ///   (with Apple's reason), `apns-unreachable`, `store`.
     public func create(bundleID: String, storagePolicy: MessageStoragePolicy, activityID: String? = nil,
                        nowUnixSeconds: Double = Date().timeIntervalSince1970) async throws(ChannelError) -> BroadcastChannel {
@@ -54,8 +54,7 @@ public final class BroadcastChannels: Sendable {
     /// registry. A channel Apple no longer knows (`ChannelNotRegistered`) is marked deleted too.
     /// - Parameter bundleID: needed only for a channel the registry does not know.
     /// - Returns: the registry's record after the deletion, nil when the registry never had the channel.
-    /// - Throws: ``ChannelError``: `not-found` (unknown here and at Apple), `bad-request` (no bundle id for an
-    ///   unregistered channel, no client), `apns-rejected`, `apns-unreachable`, `store`.
+    /// - Throws: ``ChannelError``: `not-found` (unknown here and at Apple), `not-configured` (no client), `apns-rejected`, `apns-unreachable`, `store`.
     @discardableResult
     public func delete(channelID: String, bundleID: String? = nil,
                        nowUnixSeconds: Double = Date().timeIntervalSince1970) async throws(ChannelError) -> BroadcastChannel? {
@@ -80,7 +79,7 @@ public final class BroadcastChannels: Sendable {
 
     /// The app's channels: the registry's, and with `askApple` Apple's `GET /1/apps/<bundle id>/all-channels`
     /// beside them (``ChannelListing/Entry/presence``).
-    /// - Throws: ``ChannelError`` (`bad-request` without a client when `askApple`, `apns-rejected`,
+    /// - Throws: ``ChannelError`` (`not-configured` without a client when `askApple`, `apns-rejected`,
     ///   `apns-unreachable`, `store`).
     public func list(bundleID: String, askApple: Bool, includeDeleted: Bool = false,
                      nowUnixSeconds: Double = Date().timeIntervalSince1970) async throws(ChannelError) -> ChannelListing {
@@ -118,7 +117,7 @@ public final class BroadcastChannels: Sendable {
 
     private func requireClient(_ what: String) throws(ChannelError) -> APNsClient {
         guard let client else {
-            throw ChannelError(.badRequest, "cannot \(what) a channel without APNs credentials",
+            throw ChannelError(.notConfigured, "cannot \(what) a channel without APNs credentials",
                                fix: "give --auth-key AuthKey_KEYID.p8 --team-id TEAMID (and --url for mock-apns)")
         }
         return client

@@ -66,6 +66,7 @@ extension LiveActivityService {
         case .limitReached: status = 409
         case .notFound: status = 404
         case .badRequest: status = 400
+        case .notConfigured: status = 503
         case .rejected, .unreachable: status = 502
         default: status = 503
         }

@@ -24,6 +24,8 @@ public struct ChannelError: Error, Sendable, CustomStringConvertible {
         public static let notFound = Kind(rawValue: "not-found")
         /// The request itself is wrong (bad storage policy, environment, id).
         public static let badRequest = Kind(rawValue: "bad-request")
+        /// The service cannot call Apple: no APNs credentials were given.
+        public static let notConfigured = Kind(rawValue: "not-configured")
         /// The registry's database failed.
         public static let store = Kind(rawValue: "store")
     }
