@@ -191,9 +191,9 @@ struct ChannelsCommandOptions {
         func text(_ node: JSONValue?, _ key: String) -> String {
             guard let found = node?.members?.first(where: { $0.key == key })?.value.value else { return "" }
             switch found {
-            case .string(let s): return s
-            case .number(let n): return n.lexeme
-            case .bool(let b): return b ? "yes" : "no"
+            case .string(let string): return string
+            case .number(let number): return number.lexeme
+            case .bool(let flag): return flag ? "yes" : "no"
             default: return "-"
             }
         }

@@ -61,10 +61,10 @@ final class BroadcastChannelTests: XCTestCase {
         defer { store.close() }
         let registry = try ChannelRegistry(store: store)
         let limit = APNsLimits.channelsPerAppPerEnvironment
-        try registry.outbox.run { o throws(QueueError) in
-            try o.db.transaction { () throws(QueueError) in
+        try registry.outbox.run { sql throws(QueueError) in
+            try sql.db.transaction { () throws(QueueError) in
                 for index in 0..<limit {
-                    _ = try o.db.query("""
+                    _ = try sql.db.query("""
                         INSERT INTO ap_channels (channel_id, environment, bundle_id, storage_policy, created_unix) VALUES (?, 'sandbox', ?, 0, 1)
                         """, [.text("c\(index)"), .text(Self.bundleID)])
                 }

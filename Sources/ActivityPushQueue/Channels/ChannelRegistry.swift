@@ -45,10 +45,10 @@ public final class ChannelRegistry: Sendable {
         let limit = APNsLimits.channelsPerAppPerEnvironment
         let result: Result<Reservation, ChannelError>
         do {
-            result = try outbox.run { o throws(QueueError) -> Result<Reservation, ChannelError> in
-                try o.db.transaction(immediate: true) { () throws(QueueError) -> Result<Reservation, ChannelError> in
-                    if o.dialect == .postgres { _ = try o.db.query("SELECT pg_advisory_xact_lock(7244)", []) }
-                    let live = try o.db.query("""
+            result = try outbox.run { sql throws(QueueError) -> Result<Reservation, ChannelError> in
+                try sql.db.transaction(immediate: true) { () throws(QueueError) -> Result<Reservation, ChannelError> in
+                    if sql.dialect == .postgres { _ = try sql.db.query("SELECT pg_advisory_xact_lock(7244)", []) }
+                    let live = try sql.db.query("""
                         SELECT COUNT(*) FROM ap_channels WHERE bundle_id = ? AND environment = ? AND deleted_unix IS NULL
                           AND (reserved = 0 OR created_unix > ?)
                         """, [.text(bundleID), .text(environment), .double(nowUnixSeconds - Self.reservationLifetimeSeconds)])
@@ -59,7 +59,7 @@ public final class ChannelRegistry: Sendable {
                             + "(a create over it is answered 400 CannotCreateChannelConfig); nothing was sent to Apple",
                             fix: "delete channels that no activity uses (activity-push channels list, then channels delete CHANNEL_ID)"))
                     }
-                    _ = try o.db.query("""
+                    _ = try sql.db.query("""
                         INSERT INTO ap_channels (channel_id, environment, bundle_id, storage_policy, created_unix, activity_id, reserved)
                         VALUES (?, ?, ?, ?, ?, ?, 1)
                         """, [.text(placeholder), .text(environment), .text(bundleID), .int(Int64(storagePolicy.rawValue)),
@@ -77,8 +77,8 @@ public final class ChannelRegistry: Sendable {
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     @discardableResult
     public func confirm(_ reservation: Reservation, channelID: String) throws(ChannelError) -> BroadcastChannel {
-        try run { o throws(QueueError) -> BroadcastChannel in
-            let rows = try o.db.query("""
+        try run { sql throws(QueueError) -> BroadcastChannel in
+            let rows = try sql.db.query("""
                 UPDATE ap_channels SET channel_id = ?, reserved = 0 WHERE channel_id = ? RETURNING \(Self.columns)
                 """, [.text(channelID), .text(reservation.placeholder)])
             guard let row = rows.first else { throw QueueError("channel registry: the reservation for \(channelID) is gone") }
@@ -88,16 +88,16 @@ public final class ChannelRegistry: Sendable {
 
     /// Gives a reservation back (Apple refused the create, or it could not be reached).
     public func release(_ reservation: Reservation) {
-        _ = try? run { o throws(QueueError) in
-            _ = try o.db.query("DELETE FROM ap_channels WHERE channel_id = ? AND reserved = 1", [.text(reservation.placeholder)])
+        _ = try? run { sql throws(QueueError) in
+            _ = try sql.db.query("DELETE FROM ap_channels WHERE channel_id = ? AND reserved = 1", [.text(reservation.placeholder)])
         }
     }
 
     /// Records a channel created elsewhere (another tool, or found in Apple's list) as it is now.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     public func adopt(_ channel: BroadcastChannel) throws(ChannelError) {
-        try run { o throws(QueueError) in
-            _ = try o.db.query("""
+        try run { sql throws(QueueError) in
+            _ = try sql.db.query("""
                 INSERT INTO ap_channels (channel_id, environment, bundle_id, storage_policy, created_unix, activity_id, deleted_unix, reserved)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (environment, channel_id) DO NOTHING
                 """, [.text(channel.channelID), .text(channel.environment), .text(channel.bundleID),
@@ -109,8 +109,8 @@ public final class ChannelRegistry: Sendable {
     /// The channel with this id in `environment` (live or deleted), nil when the registry has none.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     public func channel(id channelID: String, environment: String) throws(ChannelError) -> BroadcastChannel? {
-        try run { o throws(QueueError) -> BroadcastChannel? in
-            try o.db.query("SELECT \(Self.columns) FROM ap_channels WHERE channel_id = ? AND environment = ? AND reserved = 0",
+        try run { sql throws(QueueError) -> BroadcastChannel? in
+            try sql.db.query("SELECT \(Self.columns) FROM ap_channels WHERE channel_id = ? AND environment = ? AND reserved = 0",
                            [.text(channelID), .text(environment)]).first.map(Self.channel)
         }
     }
@@ -118,8 +118,8 @@ public final class ChannelRegistry: Sendable {
     /// The live channel serving `activityID` in `environment`, nil when none.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     public func channel(forActivity activityID: String, environment: String) throws(ChannelError) -> BroadcastChannel? {
-        try run { o throws(QueueError) -> BroadcastChannel? in
-            try o.db.query("""
+        try run { sql throws(QueueError) -> BroadcastChannel? in
+            try sql.db.query("""
                 SELECT \(Self.columns) FROM ap_channels WHERE activity_id = ? AND environment = ? AND reserved = 0
                   AND deleted_unix IS NULL ORDER BY created_unix DESC LIMIT 1
                 """, [.text(activityID), .text(environment)]).first.map(Self.channel)
@@ -129,8 +129,8 @@ public final class ChannelRegistry: Sendable {
     /// The app's channels in `environment`, oldest first; deleted ones only with `includeDeleted`.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     public func channels(bundleID: String, environment: String, includeDeleted: Bool = false) throws(ChannelError) -> [BroadcastChannel] {
-        try run { o throws(QueueError) -> [BroadcastChannel] in
-            try o.db.query("""
+        try run { sql throws(QueueError) -> [BroadcastChannel] in
+            try sql.db.query("""
                 SELECT \(Self.columns) FROM ap_channels WHERE bundle_id = ? AND environment = ? AND reserved = 0
                   \(includeDeleted ? "" : "AND deleted_unix IS NULL") ORDER BY created_unix, channel_id
                 """, [.text(bundleID), .text(environment)]).map(Self.channel)
@@ -142,8 +142,8 @@ public final class ChannelRegistry: Sendable {
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     @discardableResult
     public func link(channelID: String, environment: String, activityID: String?) throws(ChannelError) -> Bool {
-        try run { o throws(QueueError) -> Bool in
-            !(try o.db.query("UPDATE ap_channels SET activity_id = ? WHERE channel_id = ? AND environment = ? AND reserved = 0 RETURNING channel_id",
+        try run { sql throws(QueueError) -> Bool in
+            !(try sql.db.query("UPDATE ap_channels SET activity_id = ? WHERE channel_id = ? AND environment = ? AND reserved = 0 RETURNING channel_id",
                              [activityID.sql, .text(channelID), .text(environment)])).isEmpty
         }
     }
@@ -153,8 +153,8 @@ public final class ChannelRegistry: Sendable {
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     @discardableResult
     public func markDeleted(channelID: String, environment: String, nowUnixSeconds: Double) throws(ChannelError) -> Bool {
-        try run { o throws(QueueError) -> Bool in
-            !(try o.db.query("""
+        try run { sql throws(QueueError) -> Bool in
+            !(try sql.db.query("""
                 UPDATE ap_channels SET deleted_unix = ? WHERE channel_id = ? AND environment = ? AND deleted_unix IS NULL
                   AND reserved = 0 RETURNING channel_id
                 """, [.double(nowUnixSeconds), .text(channelID), .text(environment)])).isEmpty
@@ -164,8 +164,8 @@ public final class ChannelRegistry: Sendable {
     /// Asks for the channel to be deleted at Apple once its activity's end broadcast is sent (`"deleteChannelOnEnd"`).
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     public func deleteOnEnd(channelID: String, environment: String) throws(ChannelError) {
-        try run { o throws(QueueError) in
-            _ = try o.db.query("UPDATE ap_channels SET delete_on_end = 1 WHERE channel_id = ? AND environment = ?",
+        try run { sql throws(QueueError) in
+            _ = try sql.db.query("UPDATE ap_channels SET delete_on_end = 1 WHERE channel_id = ? AND environment = ?",
                                [.text(channelID), .text(environment)])
         }
     }
@@ -174,8 +174,8 @@ public final class ChannelRegistry: Sendable {
     /// (sent, or dead-lettered): what ``BroadcastChannels/deleteChannelsOfEndedActivities(nowUnixSeconds:)`` deletes.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     public func dueForDeletion(environment: String) throws(ChannelError) -> [BroadcastChannel] {
-        try run { o throws(QueueError) -> [BroadcastChannel] in
-            try o.db.query("""
+        try run { sql throws(QueueError) -> [BroadcastChannel] in
+            try sql.db.query("""
                 SELECT \(Self.columns) FROM ap_channels c WHERE c.environment = ? AND c.delete_on_end = 1
                   AND c.deleted_unix IS NULL AND c.reserved = 0 AND c.activity_id IS NOT NULL
                   AND EXISTS (SELECT 1 FROM ap_la_sends s WHERE s.activity_id = c.activity_id AND s.event = 'end'
