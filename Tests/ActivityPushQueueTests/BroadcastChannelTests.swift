@@ -25,6 +25,18 @@ final class BroadcastChannelTests: XCTestCase {
         XCTAssertEqual(plan.hold, [1: 100.5])
     }
 
+    func testListingPutsTheRegistryBesideApplesList() {
+        func channel(_ id: String, deleted: Double? = nil) -> BroadcastChannel {
+            BroadcastChannel(channelID: id, environment: "sandbox", bundleID: Self.bundleID, storagePolicy: .noMessageStored,
+                             createdUnixSeconds: 1, deletedUnixSeconds: deleted)
+        }
+        let listing = ChannelListing.reconcile(bundleID: Self.bundleID, environment: "sandbox",
+                                               registered: [channel("A"), channel("B"), channel("C", deleted: 2)],
+                                               atApple: ["D", "A"])
+        XCTAssertEqual(listing.entries.map(\.channelID), ["A", "B", "C", "D"])
+        XCTAssertEqual(listing.entries.map(\.presence), ["both", "registry-only", "deleted", "apple-only"])
+    }
+
     // MARK: The registry
 
     func testRegistryReserveConfirmLinkDeleteAndList() throws {
