@@ -51,6 +51,11 @@ final class ConsoleChannelTests: XCTestCase {
         let read = await api.handle(S.get("/v1/channels/" + channelID))
         XCTAssertEqual(read.status, 200, read.bodyText)
         XCTAssertEqual(try S.json(read)["activityID"]?.value.stringValue, "game-42")
+        // Its base64url spelling fits one path segment (for routers that match segments).
+        let pathID = channelID.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let readURLSafe = await api.handle(S.get("/v1/channels/" + pathID))
+        XCTAssertEqual(readURLSafe.status, 200, readURLSafe.bodyText)
+        XCTAssertEqual(try S.json(readURLSafe)["channelID"]?.value.stringValue, channelID)
 
         let deleted = await api.handle(HTTPRequest(method: "DELETE", path: "/v1/channels/" + channelID))
         XCTAssertEqual(deleted.status, 200, deleted.bodyText)

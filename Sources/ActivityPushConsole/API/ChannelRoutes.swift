@@ -28,50 +28,83 @@ extension ConsoleAPI {
             r.headers.append(("Allow", allowed.joined(separator: ", ")))
             return r
         }
-        let channels = try channelService()
-        do {
-            switch (method, id) {
-            case ("POST", nil):
-                var body = try RequestBody(request, maxBytes: configuration.maxBodyBytes)
-                guard let policy = try body.double("storagePolicy") else {
-                    throw APIError.badRequest("storagePolicy", "required: 0 or 1, fixed at creation",
-                                              fix: "0 = No Message Stored (higher publishing budget; broadcasts need apns-expiration 0), "
-                                                  + "1 = Most Recent Message Stored (Apple keeps the last broadcast up to 8 hours)")
-                }
-                guard policy == 0 || policy == 1 else {
-                    throw APIError.badRequest("storagePolicy", "must be 0 or 1, got \(policy)",
-                                              fix: "0 = No Message Stored, 1 = Most Recent Message Stored")
-                }
-                let bundleID = try body.string("bundleID") ?? configuration.bundleID
-                let activityID = try body.string("activityID")
-                try body.rejectUnknown(allowed: [])
-                let made = try await channels.create(bundleID: bundleID, storagePolicy: MessageStoragePolicy(rawValue: Int(policy)),
-                                                     activityID: activityID)
-                return .json(201, made.json)
-            case ("GET", nil):
-                let bundleID = request.query["bundleID"] ?? configuration.bundleID
-                let listing = try await channels.list(bundleID: bundleID, askApple: try Self.flag(request, "apple"),
-                                                      includeDeleted: try Self.flag(request, "all"))
-                return .json(200, listing.json)
-            case ("GET", let channelID?):
-                guard let found = try channels.registry.channel(id: channelID, environment: channels.environment) else {
-                    throw APIError(404, "not-found", "channel \(channelID) is not in the registry for \(channels.environment)",
-                                   fix: "GET /v1/channels?apple=true lists Apple's channels beside the registry's")
-                }
-                return .json(200, found.json)
-            case (_, let channelID?):
-                let gone = try await channels.delete(channelID: channelID, bundleID: request.query["bundleID"])
-                return .json(200, gone?.json ?? .obj([("channelID", .string(channelID)), ("deleted", .bool(true)), ("registry", .null)]))
-            default:
-                throw APIError(404, "not-found", "no route \(request.method) \(path)")
-            }
-        } catch let error as APIError {
-            throw error
-        } catch let error as ChannelError {
-            throw Self.apiError(error)
-        } catch {
-            throw APIError(500, "internal", "\(error)")
+        switch (method, id) {
+        case ("POST", nil): return try await createChannel(request)
+        case ("GET", nil): return try await listChannels(request)
+        case ("GET", let channelID?): return try readChannel(request, pathID: channelID)
+        case (_, let channelID?): return try await deleteChannel(request, pathID: channelID)
+        default: throw APIError(404, "not-found", "no route \(request.method) \(path)")
         }
+    }
+
+    /// `POST /v1/channels` `{"storagePolicy": 0|1, "bundleID"?, "activityID"?}` → 201 with the channel.
+    func createChannel(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+        let channels = try channelService()
+        var body = try RequestBody(request, maxBytes: configuration.maxBodyBytes)
+        guard let policy = try body.double("storagePolicy") else {
+            throw APIError.badRequest("storagePolicy", "required: 0 or 1, fixed at creation",
+                                      fix: "0 = No Message Stored (higher publishing budget; broadcasts need apns-expiration 0), "
+                                          + "1 = Most Recent Message Stored (Apple keeps the last broadcast up to 8 hours)")
+        }
+        guard policy == 0 || policy == 1 else {
+            throw APIError.badRequest("storagePolicy", "must be 0 or 1, got \(policy)",
+                                      fix: "0 = No Message Stored, 1 = Most Recent Message Stored")
+        }
+        let bundleID = try body.string("bundleID") ?? configuration.bundleID
+        let activityID = try body.string("activityID")
+        try body.rejectUnknown(allowed: [])
+        do throws(ChannelError) {
+            let made = try await channels.create(bundleID: bundleID, storagePolicy: MessageStoragePolicy(rawValue: Int(policy)),
+                                                 activityID: activityID)
+            return .json(201, made.json)
+        } catch {
+            throw Self.apiError(error)
+        }
+    }
+
+    /// `GET /v1/channels?bundleID=…&apple=true&all=true` → 200 with the registry's channels (and Apple's beside them).
+    func listChannels(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+        let channels = try channelService()
+        let bundleID = request.query["bundleID"] ?? configuration.bundleID
+        let askApple = try Self.flag(request, "apple"), includeDeleted = try Self.flag(request, "all")
+        do throws(ChannelError) {
+            return .json(200, try await channels.list(bundleID: bundleID, askApple: askApple, includeDeleted: includeDeleted).json)
+        } catch {
+            throw Self.apiError(error)
+        }
+    }
+
+    /// `GET /v1/channels/{channelID}` → 200 with the registry's record.
+    func readChannel(_ request: HTTPRequest, pathID: String) throws(APIError) -> HTTPResponse {
+        let channels = try channelService()
+        let channelID = Self.channelID(fromPath: pathID)
+        let found: BroadcastChannel?
+        do throws(ChannelError) { found = try channels.registry.channel(id: channelID, environment: channels.environment) } catch {
+            throw Self.apiError(error)
+        }
+        guard let found else {
+            throw APIError(404, "not-found", "channel \(channelID) is not in the registry for \(channels.environment)",
+                           fix: "GET /v1/channels?apple=true lists Apple's channels beside the registry's")
+        }
+        return .json(200, found.json)
+    }
+
+    /// `DELETE /v1/channels/{channelID}?bundleID=…` → 200 with the record marked deleted.
+    func deleteChannel(_ request: HTTPRequest, pathID: String) async throws(APIError) -> HTTPResponse {
+        let channels = try channelService()
+        let channelID = Self.channelID(fromPath: pathID)
+        do throws(ChannelError) {
+            let gone = try await channels.delete(channelID: channelID, bundleID: request.query["bundleID"])
+            return .json(200, gone?.json ?? .obj([("channelID", .string(channelID)), ("deleted", .bool(true)), ("registry", .null)]))
+        } catch {
+            throw Self.apiError(error)
+        }
+    }
+
+    /// A channel id from a path segment: Apple's base64 as is, or its base64url spelling (`-` for `+`, `_` for `/`),
+    /// which fits in one path segment (standard base64 has neither `-` nor `_`, so the two never clash).
+    static func channelID(fromPath text: String) -> String {
+        text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
     }
 
     /// After an activity's end: deletes the channels asked to go with it (`"deleteChannelOnEnd"`) once their end
@@ -169,7 +202,7 @@ enum ChannelRoutesOpenAPI {
       }
     },
     "/v1/channels/{channelID}": {
-      "parameters": [{ "name": "channelID", "in": "path", "required": true, "schema": { "type": "string" }, "description": "Apple's base64 channel id, percent-encoded ('/' as %2F)" }],
+      "parameters": [{ "name": "channelID", "in": "path", "required": true, "schema": { "type": "string" }, "description": "Apple's base64 channel id in its base64url spelling ('-' for '+', '_' for '/'), one path segment" }],
       "get": {
         "summary": "One channel as the registry knows it",
         "operationId": "readChannel",
