@@ -1,7 +1,96 @@
-/// `GET /openapi.json`: the console API as an OpenAPI 3.1 document (kept next to the routes it describes;
-/// a test checks it is strict JSON and lists every route of ``ConsoleAPI/routes``).
+import ActivityPushCore
+
+/// `GET /openapi.json`: the console API as an OpenAPI 3.1 document, generated from the route table
+/// (``ConsoleRoutes/all``): each route's path and method, its operation text (registered with the route), the
+/// `security` and 401/403 answers of its access scopes, its path parameters and its own component schemas, on
+/// top of ``base``. A test checks the result is strict JSON and agrees with the table both ways.
 enum OpenAPIDocument {
-    static let text = #"""
+    /// The document served (rendered once).
+    static let text: String = render(ConsoleRoutes.all).text
+
+    /// The document's text and the problems met making it (fragments that are not strict JSON); a test asserts
+    /// there are none.
+    struct Rendering: Sendable {
+        var text: String
+        var problems: [String]
+    }
+
+    static func render(_ routes: [ConsoleRoute]) -> Rendering {
+        var problems: [String] = []
+        func parsed(_ text: String, _ what: String) -> JSONValue {
+            let document = JSONReader.read(text)
+            if let problem = document.problems.first {
+                problems.append("\(what): \(problem.message) at \(problem.position)")
+            }
+            return document.root?.value ?? .obj([("description", .string("unreadable: \(what)"))])
+        }
+        var root = parsed(base, "OpenAPIDocument.base").members ?? []
+
+        var pathItems: [(pattern: RoutePattern, operations: [(String, JSONValue)])] = []
+        var routeSchemas: [(String, JSONValue)] = []
+        for route in routes {
+            let operation = Self.operation(parsed(route.operation, "\(route.method) \(route.pattern)"), scopes: route.scopes)
+            if let index = pathItems.firstIndex(where: { $0.pattern == route.pattern }) {
+                pathItems[index].operations.append((route.method.openAPIKey, operation))
+            } else {
+                pathItems.append((route.pattern, [(route.method.openAPIKey, operation)]))
+            }
+            for schema in route.schemas {
+                routeSchemas.append((schema.name, parsed(schema.text, "schema \(schema.name) of \(route.method) \(route.pattern)")))
+            }
+        }
+        let paths: JSONValue = .obj(pathItems.map { item in
+            var members = item.operations
+            if !item.pattern.parameterNames.isEmpty {
+                members.insert(("parameters", .arr(item.pattern.parameterNames.map { name in
+                    .obj([("name", .string(name)), ("in", .string("path")), ("required", .bool(true)),
+                          ("schema", .obj([("type", .string("string"))]))])
+                })), at: 0)
+            }
+            return (item.pattern.description, .obj(members))
+        })
+        let securitySchemes: JSONValue = .obj(AccessScope.all.map { scope in
+            (scope.name, .obj([("type", .string("http")), ("scheme", .string("bearer")), ("description", .string(scope.summary))]))
+        })
+
+        let componentsIndex = root.firstIndex(where: { $0.key == "components" }) ?? root.endIndex
+        root.insert(JSONMember(key: "paths", value: JSONNode(paths)), at: componentsIndex)
+        if let index = root.firstIndex(where: { $0.key == "components" }) {
+            var components = root[index].value.value.members ?? []
+            components.insert(JSONMember(key: "securitySchemes", value: JSONNode(securitySchemes)), at: 0)
+            if let schemasIndex = components.firstIndex(where: { $0.key == "schemas" }) {
+                let shared = components[schemasIndex].value.value.members ?? []
+                for (name, _) in routeSchemas where shared.contains(where: { $0.key == name }) {
+                    problems.append("schema \(name) is both shared and registered with a route")
+                }
+                components[schemasIndex].value = JSONNode(.object(shared + routeSchemas.map {
+                    JSONMember(key: $0.0, value: JSONNode($0.1))
+                }))
+            }
+            root[index].value = JSONNode(.object(components))
+        }
+        return Rendering(text: JSONWriter.pretty(.object(root)) + "\n", problems: problems)
+    }
+
+    /// The route's operation with `security` from its scopes (`{}` first: without a token configured the route is
+    /// open) and the access check's 401 and 403 answers.
+    static func operation(_ registered: JSONValue, scopes: [AccessScope]) -> JSONValue {
+        var members = registered.members ?? []
+        let security: JSONValue = .arr([.obj([])] + scopes.map { .obj([($0.name, .arr([]))]) })
+        members.append(JSONMember(key: "security", value: JSONNode(security)))
+        if let index = members.firstIndex(where: { $0.key == "responses" }) {
+            var responses = members[index].value.value.members ?? []
+            for status in ["401", "403"] where !responses.contains(where: { $0.key == status }) {
+                responses.append(JSONMember(key: status, value: JSONNode(.obj([("$ref", .string("#/components/responses/Error"))]))))
+            }
+            members[index].value = JSONNode(.object(responses))
+        }
+        return .object(members)
+    }
+
+    /// The document's info, servers and the component schemas several routes share; `paths`, `security` and the
+    /// route-only schemas are added from the route table.
+    static let base = #"""
 {
   "openapi": "3.1.0",
   "info": {
@@ -11,125 +100,7 @@ enum OpenAPIDocument {
     "description": "Served by `activity-push serve`. Every payload is made by the LiveActivityPush builder and judged by the Validator (the same rules as `activity-push check`). All aps times are UNIX seconds; Date values inside attributes and content-state are seconds since 2001-01-01 (the default JSONDecoder strategy). When serve runs with --api-token, every request needs `Authorization: Bearer <token>`. Errors are JSON: {\"error\": {\"status\", \"code\", \"message\", \"field\"?, \"line\"?, \"column\"?, \"fix\"?}}."
   },
   "servers": [{ "url": "/" }],
-  "security": [{}, { "bearer": [] }],
-  "paths": {
-    "/v1/types": {
-      "get": {
-        "summary": "The ActivityAttributes types read from --attributes, and what this server can do",
-        "operationId": "types",
-        "responses": {
-          "200": { "description": "Types as `activity-push schema --format json` describes them, plus server facts",
-            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Types" } } } },
-          "401": { "$ref": "#/components/responses/Error" }
-        }
-      }
-    },
-    "/v1/check": {
-      "post": {
-        "summary": "Judge a payload and its headers — the same JSON as `activity-push check --format json`",
-        "operationId": "check",
-        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckRequest" } } } },
-        "responses": {
-          "200": { "description": "The verdict (accepted or not, the HTTP status is 200 either way)",
-            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Report" } } } },
-          "400": { "$ref": "#/components/responses/Error" },
-          "401": { "$ref": "#/components/responses/Error" },
-          "413": { "$ref": "#/components/responses/Error" }
-        }
-      }
-    },
-    "/v1/build": {
-      "post": {
-        "summary": "Typed fields to headers and payload through the builder, with its findings",
-        "operationId": "build",
-        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PushFields" } } } },
-        "responses": {
-          "200": { "description": "Built; findings are warnings only", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Built" } } } },
-          "422": { "description": "The push has error findings (payload and headers are still shown)", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Built" } } } },
-          "400": { "$ref": "#/components/responses/Error" },
-          "401": { "$ref": "#/components/responses/Error" },
-          "413": { "$ref": "#/components/responses/Error" }
-        }
-      }
-    },
-    "/v1/send": {
-      "post": {
-        "summary": "Build and send one push through the APNs client (refused on error findings)",
-        "operationId": "send",
-        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendRequest" } } } },
-        "responses": {
-          "200": { "description": "APNs answered (its status may still be an error: see status and reason)",
-            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendResult" } } } },
-          "422": { "description": "Not sent: error findings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Refusal" } } } },
-          "502": { "description": "APNs could not be reached", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendResult" } } } },
-          "503": { "$ref": "#/components/responses/Error" },
-          "400": { "$ref": "#/components/responses/Error" },
-          "401": { "$ref": "#/components/responses/Error" },
-          "413": { "$ref": "#/components/responses/Error" }
-        }
-      }
-    },
-    "/v1/enqueue": {
-      "post": {
-        "summary": "Build and store one push per token in the durable queue (refused on error findings)",
-        "operationId": "enqueue",
-        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/EnqueueRequest" } } } },
-        "responses": {
-          "202": { "description": "Stored; `activity-push worker` sends them",
-            "content": { "application/json": { "schema": { "type": "object", "properties": {
-              "enqueued": { "type": "integer" }, "ids": { "type": "array", "items": { "type": "integer" } },
-              "environment": { "type": "string" }, "warnings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } } } } } } },
-          "422": { "description": "Not stored: error findings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Refusal" } } } },
-          "503": { "$ref": "#/components/responses/Error" },
-          "400": { "$ref": "#/components/responses/Error" },
-          "401": { "$ref": "#/components/responses/Error" },
-          "413": { "$ref": "#/components/responses/Error" }
-        }
-      }
-    },
-    "/v1/journal": {
-      "get": {
-        "summary": "Recent sends and enqueues of this console (newest first), and the queue's latest attempts",
-        "operationId": "journal",
-        "parameters": [{ "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 200, "default": 50 } }],
-        "responses": {
-          "200": { "description": "Journal", "content": { "application/json": { "schema": { "type": "object", "properties": {
-            "entries": { "type": "array", "items": { "$ref": "#/components/schemas/JournalEntry" } },
-            "queueAttempts": { "type": "array", "items": { "type": "object" } } } } } } },
-          "400": { "$ref": "#/components/responses/Error" },
-          "401": { "$ref": "#/components/responses/Error" }
-        }
-      }
-    },
-    "/metrics": {
-      "get": {
-        "summary": "Prometheus metrics: requests, sent, accepted, rejected by reason, retries, queue depth, send latency histogram",
-        "operationId": "metrics",
-        "responses": {
-          "200": { "description": "Prometheus text format 0.0.4", "content": { "text/plain": { "schema": { "type": "string" } } } },
-          "401": { "$ref": "#/components/responses/Error" }
-        }
-      }
-    },
-    "/openapi.json": {
-      "get": { "summary": "This document", "operationId": "openapi",
-        "responses": { "200": { "description": "OpenAPI 3.1", "content": { "application/json": { "schema": { "type": "object" } } } } } }
-    },
-    "/": {
-      "get": { "summary": "The console page (HTML; its script and style at /console.js and /console.css)", "operationId": "page",
-        "responses": { "200": { "description": "HTML", "content": { "text/html": { "schema": { "type": "string" } } } } } }
-    },
-    "/console.js": {
-      "get": { "summary": "The page's script", "operationId": "pageScript",
-        "responses": { "200": { "description": "JavaScript", "content": { "text/javascript": { "schema": { "type": "string" } } } } } }
-    },
-    "/console.css": {
-      "get": { "summary": "The page's style", "operationId": "pageStyle",
-        "responses": { "200": { "description": "CSS", "content": { "text/css": { "schema": { "type": "string" } } } } } }
-    }
-  },
   "components": {
-    "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer", "description": "the --api-token given to serve" } },
     "responses": {
       "Error": { "description": "A JSON error", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
     },
@@ -161,18 +132,6 @@ enum OpenAPIDocument {
         "additionalProperties": { "type": ["string", "number"] },
         "examples": [{ "apns-push-type": "liveactivity", "apns-topic": "com.example.app.push-type.liveactivity", "apns-priority": "10" }]
       },
-      "CheckRequest": {
-        "type": "object",
-        "properties": {
-          "payload": { "type": "object", "description": "the push body; line:column of findings refer to it as pretty-printed (2 spaces)" },
-          "body": { "type": "string", "description": "instead of payload: the exact body text (findings point into it)" },
-          "headers": { "$ref": "#/components/schemas/Headers" },
-          "now": { "type": "number", "description": "clock for staleness rules, UNIX seconds (default: now)" },
-          "strict": { "type": "boolean", "description": "unknown content-state keys are errors" }
-        },
-        "examples": [{ "payload": { "aps": { "timestamp": 1767225600, "event": "update", "content-state": { "status": "baking" } } },
-                       "headers": { "apns-push-type": "liveactivity", "apns-topic": "com.example.app.push-type.liveactivity" } }]
-      },
       "PushFields": {
         "type": "object", "required": ["event", "contentState"],
         "properties": {
@@ -195,26 +154,6 @@ enum OpenAPIDocument {
           "channelID": { "type": "string", "description": "update/end: send as a broadcast to this channel" }
         }
       },
-      "SendRequest": {
-        "allOf": [{ "$ref": "#/components/schemas/PushFields" }, { "type": "object", "properties": {
-          "deviceToken": { "type": "string", "description": "hex push-to-start (start) or update token; omit for a broadcast" } } }]
-      },
-      "EnqueueRequest": {
-        "allOf": [{ "$ref": "#/components/schemas/PushFields" }, { "type": "object", "properties": {
-          "deviceTokens": { "type": "array", "items": { "type": "string" } },
-          "deviceToken": { "type": "string" },
-          "notBefore": { "type": "number", "description": "not sent before, UNIX seconds" } } }]
-      },
-      "Built": {
-        "type": "object", "required": ["accept", "findings", "headers", "payload", "body"],
-        "properties": {
-          "accept": { "type": "boolean" },
-          "findings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" }, "description": "positions refer to body" },
-          "headers": { "$ref": "#/components/schemas/Headers" },
-          "payload": { "type": "object" },
-          "body": { "type": "string", "description": "the exact compact bytes the client would send" }
-        }
-      },
       "Refusal": {
         "type": "object", "required": ["accept", "findings", "error"],
         "properties": { "accept": { "const": false }, "findings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } },
@@ -234,22 +173,6 @@ enum OpenAPIDocument {
           "apnsID": { "type": ["string", "null"] }, "latencyMs": { "type": ["number", "null"] },
           "error": { "type": "string" }, "device": { "$ref": "#/components/schemas/DeviceOutcome" },
           "queueIDs": { "type": "array", "items": { "type": "integer" } }
-        }
-      },
-      "SendResult": {
-        "allOf": [{ "$ref": "#/components/schemas/JournalEntry" }, { "type": "object", "properties": {
-          "sent": { "type": "boolean" }, "warnings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } } } }]
-      },
-      "Types": {
-        "type": "object",
-        "properties": {
-          "server": { "type": "object", "properties": { "bundleID": { "type": "string" }, "environment": { "type": "string" },
-            "canSend": { "type": "boolean" }, "canEnqueue": { "type": "boolean" }, "maxBodyBytes": { "type": "integer" } } },
-          "files": { "type": "array", "items": { "type": "string" } },
-          "types": { "type": "array", "items": { "type": "object", "properties": {
-            "name": { "type": "string" }, "location": { "type": "string" },
-            "attributes": { "type": "object", "description": "a shape: {kind, …} as in `activity-push schema --format json`" },
-            "content-state": { "type": "object" } } } }
         }
       }
     }

@@ -1,0 +1,30 @@
+import ActivityPushAPNs
+import ActivityPushCore
+import ActivityPushQueue
+import Foundation
+
+extension ConsoleRoute {
+    /// `GET /metrics`: Prometheus metrics.
+    static let metrics = ConsoleRoute(.get, "/metrics", operation: #"""
+        {
+            "summary": "Prometheus metrics: requests, sent, accepted, rejected by reason, retries, queue depth, send latency histogram",
+            "operationId": "metrics",
+            "responses": {
+              "200": { "description": "Prometheus text format 0.0.4", "content": { "text/plain": { "schema": { "type": "string" } } } }
+            }
+          }
+        """#) { api, context throws(APIError) in api.metricsResponse() }
+}
+
+extension ConsoleAPI {
+    func metricsResponse() -> HTTPResponse {
+        var g = ConsoleMetrics.Gauges()
+        if let outbox {
+            let now = Date().timeIntervalSince1970
+            g.queueDepth = (try? outbox.store.status(nowUnixSeconds: now))?.counts
+            g.queueRetries = (try? outbox.store.journal(pushID: nil, limit: 100_000))?.filter { $0.outcome == .retry }.count
+        }
+        if let client { g.transportRetries = client.transport.statistics.retriedUnsent }
+        return .text(200, metrics.render(g), contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}
