@@ -8,28 +8,28 @@ extension ConsoleRoute {
     static let build = ConsoleRoute(.post, "/v1/build", schemas: [
         ("Built", #"""
         {
-            "type": "object", "required": ["accept", "findings", "headers", "payload", "body"],
-            "properties": {
-              "accept": { "type": "boolean" },
-              "findings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" }, "description": "positions refer to body" },
-              "headers": { "$ref": "#/components/schemas/Headers" },
-              "payload": { "type": "object" },
-              "body": { "type": "string", "description": "the exact compact bytes the client would send" }
-            }
+          "type": "object", "required": ["accept", "findings", "headers", "payload", "body"],
+          "properties": {
+            "accept": { "type": "boolean" },
+            "findings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" }, "description": "positions refer to body" },
+            "headers": { "$ref": "#/components/schemas/Headers" },
+            "payload": { "type": "object" },
+            "body": { "type": "string", "description": "the exact compact bytes the client would send" }
           }
+        }
         """#),
     ], operation: #"""
         {
-            "summary": "Typed fields to headers and payload through the builder, with its findings",
-            "operationId": "build",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PushFields" } } } },
-            "responses": {
-              "200": { "description": "Built; findings are warnings only", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Built" } } } },
-              "422": { "description": "The push has error findings (payload and headers are still shown)", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Built" } } } },
-              "400": { "$ref": "#/components/responses/Error" },
-              "413": { "$ref": "#/components/responses/Error" }
-            }
+          "summary": "Typed fields to headers and payload through the builder, with its findings",
+          "operationId": "build",
+          "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PushFields" } } } },
+          "responses": {
+            "200": { "description": "Built; findings are warnings only", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Built" } } } },
+            "422": { "description": "The push has error findings (payload and headers are still shown)", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Built" } } } },
+            "400": { "$ref": "#/components/responses/Error" },
+            "413": { "$ref": "#/components/responses/Error" }
           }
+        }
         """#) { api, context throws(APIError) in try api.build(context.request) }
 }
 

@@ -8,30 +8,30 @@ extension ConsoleRoute {
     static let check = ConsoleRoute(.post, "/v1/check", schemas: [
         ("CheckRequest", #"""
         {
-            "type": "object",
-            "properties": {
-              "payload": { "type": "object", "description": "the push body; line:column of findings refer to it as pretty-printed (2 spaces)" },
-              "body": { "type": "string", "description": "instead of payload: the exact body text (findings point into it)" },
-              "headers": { "$ref": "#/components/schemas/Headers" },
-              "now": { "type": "number", "description": "clock for staleness rules, UNIX seconds (default: now)" },
-              "strict": { "type": "boolean", "description": "unknown content-state keys are errors" }
-            },
-            "examples": [{ "payload": { "aps": { "timestamp": 1767225600, "event": "update", "content-state": { "status": "baking" } } },
-                           "headers": { "apns-push-type": "liveactivity", "apns-topic": "com.example.app.push-type.liveactivity" } }]
-          }
+          "type": "object",
+          "properties": {
+            "payload": { "type": "object", "description": "the push body; line:column of findings refer to it as pretty-printed (2 spaces)" },
+            "body": { "type": "string", "description": "instead of payload: the exact body text (findings point into it)" },
+            "headers": { "$ref": "#/components/schemas/Headers" },
+            "now": { "type": "number", "description": "clock for staleness rules, UNIX seconds (default: now)" },
+            "strict": { "type": "boolean", "description": "unknown content-state keys are errors" }
+          },
+          "examples": [{ "payload": { "aps": { "timestamp": 1767225600, "event": "update", "content-state": { "status": "baking" } } },
+                         "headers": { "apns-push-type": "liveactivity", "apns-topic": "com.example.app.push-type.liveactivity" } }]
+        }
         """#),
     ], operation: #"""
         {
-            "summary": "Judge a payload and its headers — the same JSON as `activity-push check --format json`",
-            "operationId": "check",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckRequest" } } } },
-            "responses": {
-              "200": { "description": "The verdict (accepted or not, the HTTP status is 200 either way)",
-                "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Report" } } } },
-              "400": { "$ref": "#/components/responses/Error" },
-              "413": { "$ref": "#/components/responses/Error" }
-            }
+          "summary": "Judge a payload and its headers — the same JSON as `activity-push check --format json`",
+          "operationId": "check",
+          "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckRequest" } } } },
+          "responses": {
+            "200": { "description": "The verdict (accepted or not, the HTTP status is 200 either way)",
+              "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Report" } } } },
+            "400": { "$ref": "#/components/responses/Error" },
+            "413": { "$ref": "#/components/responses/Error" }
           }
+        }
         """#) { api, context throws(APIError) in try api.check(context.request) }
 }
 

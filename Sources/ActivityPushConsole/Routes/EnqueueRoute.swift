@@ -8,28 +8,28 @@ extension ConsoleRoute {
     static let enqueue = ConsoleRoute(.post, "/v1/enqueue", schemas: [
         ("EnqueueRequest", #"""
         {
-            "allOf": [{ "$ref": "#/components/schemas/PushFields" }, { "type": "object", "properties": {
-              "deviceTokens": { "type": "array", "items": { "type": "string" } },
-              "deviceToken": { "type": "string" },
-              "notBefore": { "type": "number", "description": "not sent before, UNIX seconds" } } }]
-          }
+          "allOf": [{ "$ref": "#/components/schemas/PushFields" }, { "type": "object", "properties": {
+            "deviceTokens": { "type": "array", "items": { "type": "string" } },
+            "deviceToken": { "type": "string" },
+            "notBefore": { "type": "number", "description": "not sent before, UNIX seconds" } } }]
+        }
         """#),
     ], operation: #"""
         {
-            "summary": "Build and store one push per token in the durable queue (refused on error findings)",
-            "operationId": "enqueue",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/EnqueueRequest" } } } },
-            "responses": {
-              "202": { "description": "Stored; `activity-push worker` sends them",
-                "content": { "application/json": { "schema": { "type": "object", "properties": {
-                  "enqueued": { "type": "integer" }, "ids": { "type": "array", "items": { "type": "integer" } },
-                  "environment": { "type": "string" }, "warnings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } } } } } } },
-              "422": { "description": "Not stored: error findings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Refusal" } } } },
-              "503": { "$ref": "#/components/responses/Error" },
-              "400": { "$ref": "#/components/responses/Error" },
-              "413": { "$ref": "#/components/responses/Error" }
-            }
+          "summary": "Build and store one push per token in the durable queue (refused on error findings)",
+          "operationId": "enqueue",
+          "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/EnqueueRequest" } } } },
+          "responses": {
+            "202": { "description": "Stored; `activity-push worker` sends them",
+              "content": { "application/json": { "schema": { "type": "object", "properties": {
+                "enqueued": { "type": "integer" }, "ids": { "type": "array", "items": { "type": "integer" } },
+                "environment": { "type": "string" }, "warnings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } } } } } } },
+            "422": { "description": "Not stored: error findings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Refusal" } } } },
+            "503": { "$ref": "#/components/responses/Error" },
+            "400": { "$ref": "#/components/responses/Error" },
+            "413": { "$ref": "#/components/responses/Error" }
           }
+        }
         """#) { api, context throws(APIError) in try api.enqueue(context.request) }
 }
 

@@ -7,16 +7,16 @@ extension ConsoleRoute {
     /// `GET /v1/journal`: this console's recent sends and enqueues, and the queue's latest attempts.
     static let journal = ConsoleRoute(.get, "/v1/journal", operation: #"""
         {
-            "summary": "Recent sends and enqueues of this console (newest first), and the queue's latest attempts",
-            "operationId": "journal",
-            "parameters": [{ "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 200, "default": 50 } }],
-            "responses": {
-              "200": { "description": "Journal", "content": { "application/json": { "schema": { "type": "object", "properties": {
-                "entries": { "type": "array", "items": { "$ref": "#/components/schemas/JournalEntry" } },
-                "queueAttempts": { "type": "array", "items": { "type": "object" } } } } } } },
-              "400": { "$ref": "#/components/responses/Error" }
-            }
+          "summary": "Recent sends and enqueues of this console (newest first), and the queue's latest attempts",
+          "operationId": "journal",
+          "parameters": [{ "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 200, "default": 50 } }],
+          "responses": {
+            "200": { "description": "Journal", "content": { "application/json": { "schema": { "type": "object", "properties": {
+              "entries": { "type": "array", "items": { "$ref": "#/components/schemas/JournalEntry" } },
+              "queueAttempts": { "type": "array", "items": { "type": "object" } } } } } } },
+            "400": { "$ref": "#/components/responses/Error" }
           }
+        }
         """#) { api, context throws(APIError) in try api.journalResponse(context.request) }
 }
 

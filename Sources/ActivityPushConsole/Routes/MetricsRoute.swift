@@ -7,12 +7,12 @@ extension ConsoleRoute {
     /// `GET /metrics`: Prometheus metrics.
     static let metrics = ConsoleRoute(.get, "/metrics", operation: #"""
         {
-            "summary": "Prometheus metrics: requests, sent, accepted, rejected by reason, retries, queue depth, send latency histogram",
-            "operationId": "metrics",
-            "responses": {
-              "200": { "description": "Prometheus text format 0.0.4", "content": { "text/plain": { "schema": { "type": "string" } } } }
-            }
+          "summary": "Prometheus metrics: requests, sent, accepted, rejected by reason, retries, queue depth, send latency histogram",
+          "operationId": "metrics",
+          "responses": {
+            "200": { "description": "Prometheus text format 0.0.4", "content": { "text/plain": { "schema": { "type": "string" } } } }
           }
+        }
         """#) { api, context throws(APIError) in api.metricsResponse() }
 }
 

@@ -8,31 +8,31 @@ extension ConsoleRoute {
     static let send = ConsoleRoute(.post, "/v1/send", schemas: [
         ("SendRequest", #"""
         {
-            "allOf": [{ "$ref": "#/components/schemas/PushFields" }, { "type": "object", "properties": {
-              "deviceToken": { "type": "string", "description": "hex push-to-start (start) or update token; omit for a broadcast" } } }]
-          }
+          "allOf": [{ "$ref": "#/components/schemas/PushFields" }, { "type": "object", "properties": {
+            "deviceToken": { "type": "string", "description": "hex push-to-start (start) or update token; omit for a broadcast" } } }]
+        }
         """#),
         ("SendResult", #"""
         {
-            "allOf": [{ "$ref": "#/components/schemas/JournalEntry" }, { "type": "object", "properties": {
-              "sent": { "type": "boolean" }, "warnings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } } } }]
-          }
+          "allOf": [{ "$ref": "#/components/schemas/JournalEntry" }, { "type": "object", "properties": {
+            "sent": { "type": "boolean" }, "warnings": { "type": "array", "items": { "$ref": "#/components/schemas/Finding" } } } }]
+        }
         """#),
     ], operation: #"""
         {
-            "summary": "Build and send one push through the APNs client (refused on error findings)",
-            "operationId": "send",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendRequest" } } } },
-            "responses": {
-              "200": { "description": "APNs answered (its status may still be an error: see status and reason)",
-                "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendResult" } } } },
-              "422": { "description": "Not sent: error findings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Refusal" } } } },
-              "502": { "description": "APNs could not be reached", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendResult" } } } },
-              "503": { "$ref": "#/components/responses/Error" },
-              "400": { "$ref": "#/components/responses/Error" },
-              "413": { "$ref": "#/components/responses/Error" }
-            }
+          "summary": "Build and send one push through the APNs client (refused on error findings)",
+          "operationId": "send",
+          "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendRequest" } } } },
+          "responses": {
+            "200": { "description": "APNs answered (its status may still be an error: see status and reason)",
+              "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendResult" } } } },
+            "422": { "description": "Not sent: error findings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Refusal" } } } },
+            "502": { "description": "APNs could not be reached", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendResult" } } } },
+            "503": { "$ref": "#/components/responses/Error" },
+            "400": { "$ref": "#/components/responses/Error" },
+            "413": { "$ref": "#/components/responses/Error" }
           }
+        }
         """#) { api, context throws(APIError) in try await api.send(context.request) }
 }
 

@@ -8,27 +8,27 @@ extension ConsoleRoute {
     static let types = ConsoleRoute(.get, "/v1/types", schemas: [
         ("Types", #"""
         {
-            "type": "object",
-            "properties": {
-              "server": { "type": "object", "properties": { "bundleID": { "type": "string" }, "environment": { "type": "string" },
-                "canSend": { "type": "boolean" }, "canEnqueue": { "type": "boolean" }, "maxBodyBytes": { "type": "integer" } } },
-              "files": { "type": "array", "items": { "type": "string" } },
-              "types": { "type": "array", "items": { "type": "object", "properties": {
-                "name": { "type": "string" }, "location": { "type": "string" },
-                "attributes": { "type": "object", "description": "a shape: {kind, …} as in `activity-push schema --format json`" },
-                "content-state": { "type": "object" } } } }
-            }
+          "type": "object",
+          "properties": {
+            "server": { "type": "object", "properties": { "bundleID": { "type": "string" }, "environment": { "type": "string" },
+              "canSend": { "type": "boolean" }, "canEnqueue": { "type": "boolean" }, "maxBodyBytes": { "type": "integer" } } },
+            "files": { "type": "array", "items": { "type": "string" } },
+            "types": { "type": "array", "items": { "type": "object", "properties": {
+              "name": { "type": "string" }, "location": { "type": "string" },
+              "attributes": { "type": "object", "description": "a shape: {kind, …} as in `activity-push schema --format json`" },
+              "content-state": { "type": "object" } } } }
           }
+        }
         """#),
     ], operation: #"""
         {
-            "summary": "The ActivityAttributes types read from --attributes, and what this server can do",
-            "operationId": "types",
-            "responses": {
-              "200": { "description": "Types as `activity-push schema --format json` describes them, plus server facts",
-                "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Types" } } } }
-            }
+          "summary": "The ActivityAttributes types read from --attributes, and what this server can do",
+          "operationId": "types",
+          "responses": {
+            "200": { "description": "Types as `activity-push schema --format json` describes them, plus server facts",
+              "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Types" } } } }
           }
+        }
         """#) { api, context throws(APIError) in api.types() }
 }
 
