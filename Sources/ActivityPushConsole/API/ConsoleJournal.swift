@@ -1,5 +1,6 @@
 import ActivityPushCore
 import Foundation
+import Synchronization
 
 /// One push the console sent or enqueued, as `GET /v1/journal` shows it. Tokens appear only redacted
 /// (first and last 4 hex digits).
@@ -44,19 +45,18 @@ struct ConsoleJournalEntry: Sendable {
 }
 
 /// The last sends and enqueues of this console process (newest first), bounded.
-final class ConsoleJournal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [ConsoleJournalEntry] = []
+final class ConsoleJournal: Sendable {
+    private let entries = Mutex<[ConsoleJournalEntry]>([])
     let capacity: Int
 
     init(capacity: Int = 200) { self.capacity = capacity }
 
-    func append(_ e: ConsoleJournalEntry) {
-        lock.withLock {
-            entries.insert(e, at: 0)
+    func append(_ entry: ConsoleJournalEntry) {
+        entries.withLock { entries in
+            entries.insert(entry, at: 0)
             if entries.count > capacity { entries.removeLast(entries.count - capacity) }
         }
     }
 
-    func recent(_ limit: Int) -> [ConsoleJournalEntry] { lock.withLock { Array(entries.prefix(limit)) } }
+    func recent(_ limit: Int) -> [ConsoleJournalEntry] { entries.withLock { Array($0.prefix(limit)) } }
 }

@@ -1,42 +1,51 @@
 import Foundation
+import Synchronization
 
 /// Counters behind `GET /metrics` (Prometheus text format 0.0.4). Thread-safe.
-public final class ConsoleMetrics: @unchecked Sendable {
+public final class ConsoleMetrics: Sendable {
     /// Upper bounds (seconds) of the send-latency histogram buckets.
     public static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-    private let lock = NSLock()
-    private var requests: [String: Int] = [:]          // "route|status"
-    private var checks: [Bool: Int] = [:]
-    private var sent = 0
-    private var accepted = 0
-    private var rejected: [String: Int] = [:]          // APNs reason
-    private var transportFailures = 0
-    private var refused = 0                            // error findings: not sent
-    private var enqueued = 0
-    private var bucketCounts = [Int](repeating: 0, count: ConsoleMetrics.latencyBuckets.count)
-    private var latencySum = 0.0
-    private var latencyCount = 0
+    /// Everything counted so far, behind one lock.
+    private struct Counts {
+        var requests: [String: Int] = [:]          // "route|status"
+        var checks: [Bool: Int] = [:]
+        var sent = 0
+        var accepted = 0
+        var rejected: [String: Int] = [:]          // APNs reason
+        var transportFailures = 0
+        var refused = 0                            // error findings: not sent
+        var enqueued = 0
+        var bucketCounts = [Int](repeating: 0, count: ConsoleMetrics.latencyBuckets.count)
+        var latencySum = 0.0
+        var latencyCount = 0
+    }
+
+    private let counts = Mutex(Counts())
 
     public init() {}
 
-    func request(route: String, status: Int) { lock.withLock { requests["\(route)|\(status)", default: 0] += 1 } }
-    func checked(accept: Bool) { lock.withLock { checks[accept, default: 0] += 1 } }
-    func refusedForFindings() { lock.withLock { refused += 1 } }
-    func enqueued(_ n: Int) { lock.withLock { enqueued += n } }
+    func request(route: String, status: Int) { counts.withLock { $0.requests["\(route)|\(status)", default: 0] += 1 } }
+    func checked(accept: Bool) { counts.withLock { $0.checks[accept, default: 0] += 1 } }
+    func refusedForFindings() { counts.withLock { $0.refused += 1 } }
+    func enqueued(_ count: Int) { counts.withLock { $0.enqueued += count } }
 
     /// One push handed to APNs: its status (nil on a transport failure), reason and round-trip time.
     func sent(status: Int?, reason: String?, seconds: Double) {
-        lock.withLock {
-            sent += 1
+        counts.withLock { counts in
+            counts.sent += 1
             if let status {
-                if (200..<300).contains(status) { accepted += 1 } else { rejected[reason ?? "HTTP \(status)", default: 0] += 1 }
+                if (200..<300).contains(status) {
+                    counts.accepted += 1
+                } else {
+                    counts.rejected[reason ?? "HTTP \(status)", default: 0] += 1
+                }
             } else {
-                transportFailures += 1
+                counts.transportFailures += 1
             }
-            for (i, b) in Self.latencyBuckets.enumerated() where seconds <= b { bucketCounts[i] += 1 }
-            latencySum += seconds
-            latencyCount += 1
+            for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound { counts.bucketCounts[index] += 1 }
+            counts.latencySum += seconds
+            counts.latencyCount += 1
         }
     }
 
@@ -49,52 +58,55 @@ public final class ConsoleMetrics: @unchecked Sendable {
     }
 
     /// The Prometheus exposition text.
-    func render(_ g: Gauges) -> String {
-        lock.lock()
-        defer { lock.unlock() }
+    func render(_ gauges: Gauges) -> String {
+        let counted = counts.withLock { $0 }
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
         family("activity_push_http_requests_total", "counter", "HTTP requests served by the console, by route and status.")
-        for key in requests.keys.sorted() {
+        for (key, count) in counted.requests.sorted(by: { $0.key < $1.key }) {
             let parts = key.split(separator: "|", maxSplits: 1)
-            out += "activity_push_http_requests_total{route=\"\(Self.escape(String(parts[0])))\",status=\"\(parts[1])\"} \(requests[key]!)\n"
+            out += "activity_push_http_requests_total{route=\"\(Self.escape(String(parts[0])))\",status=\"\(parts[1])\"} \(count)\n"
         }
         family("activity_push_checks_total", "counter", "Payloads judged by POST /v1/check, by verdict.")
-        out += "activity_push_checks_total{result=\"accepted\"} \(checks[true] ?? 0)\n"
-        out += "activity_push_checks_total{result=\"rejected\"} \(checks[false] ?? 0)\n"
+        out += "activity_push_checks_total{result=\"accepted\"} \(counted.checks[true] ?? 0)\n"
+        out += "activity_push_checks_total{result=\"rejected\"} \(counted.checks[false] ?? 0)\n"
         family("activity_push_sent_total", "counter", "Pushes handed to APNs by the console.")
-        out += "activity_push_sent_total \(sent)\n"
+        out += "activity_push_sent_total \(counted.sent)\n"
         family("activity_push_accepted_total", "counter", "Pushes APNs answered with 2xx.")
-        out += "activity_push_accepted_total \(accepted)\n"
+        out += "activity_push_accepted_total \(counted.accepted)\n"
         family("activity_push_rejected_total", "counter", "Pushes APNs rejected, by reason.")
-        for r in rejected.keys.sorted() { out += "activity_push_rejected_total{reason=\"\(Self.escape(r))\"} \(rejected[r]!)\n" }
-        family("activity_push_transport_failures_total", "counter", "Sends that got no APNs answer (connection, timeout).")
-        out += "activity_push_transport_failures_total \(transportFailures)\n"
-        family("activity_push_refused_total", "counter", "Send or enqueue requests refused because the push has error findings.")
-        out += "activity_push_refused_total \(refused)\n"
-        family("activity_push_enqueued_total", "counter", "Pushes stored in the queue by POST /v1/enqueue.")
-        out += "activity_push_enqueued_total \(enqueued)\n"
-        family("activity_push_retries_total", "counter", "Retries: requests the HTTP/2 client resent, and queue attempts scheduled for retry.")
-        out += "activity_push_retries_total{source=\"client\"} \(g.transportRetries ?? 0)\n"
-        out += "activity_push_retries_total{source=\"queue\"} \(g.queueRetries ?? 0)\n"
-        family("activity_push_queue_depth", "gauge", "Pushes in the queue by state (absent without a queue).")
-        for s in (g.queueDepth ?? [:]).keys.sorted() { out += "activity_push_queue_depth{state=\"\(s)\"} \(g.queueDepth![s]!)\n" }
-        family("activity_push_send_latency_seconds", "histogram", "Round trip of console sends to APNs.")
-        for (i, b) in Self.latencyBuckets.enumerated() {
-            out += "activity_push_send_latency_seconds_bucket{le=\"\(Self.number(b))\"} \(bucketCounts[i])\n"
+        for (reason, count) in counted.rejected.sorted(by: { $0.key < $1.key }) {
+            out += "activity_push_rejected_total{reason=\"\(Self.escape(reason))\"} \(count)\n"
         }
-        out += "activity_push_send_latency_seconds_bucket{le=\"+Inf\"} \(latencyCount)\n"
-        out += "activity_push_send_latency_seconds_sum \(Self.number(latencySum))\n"
-        out += "activity_push_send_latency_seconds_count \(latencyCount)\n"
+        family("activity_push_transport_failures_total", "counter", "Sends that got no APNs answer (connection, timeout).")
+        out += "activity_push_transport_failures_total \(counted.transportFailures)\n"
+        family("activity_push_refused_total", "counter", "Send or enqueue requests refused because the push has error findings.")
+        out += "activity_push_refused_total \(counted.refused)\n"
+        family("activity_push_enqueued_total", "counter", "Pushes stored in the queue by POST /v1/enqueue.")
+        out += "activity_push_enqueued_total \(counted.enqueued)\n"
+        family("activity_push_retries_total", "counter", "Retries: requests the HTTP/2 client resent, and queue attempts scheduled for retry.")
+        out += "activity_push_retries_total{source=\"client\"} \(gauges.transportRetries ?? 0)\n"
+        out += "activity_push_retries_total{source=\"queue\"} \(gauges.queueRetries ?? 0)\n"
+        family("activity_push_queue_depth", "gauge", "Pushes in the queue by state (absent without a queue).")
+        for (state, count) in (gauges.queueDepth ?? [:]).sorted(by: { $0.key < $1.key }) {
+            out += "activity_push_queue_depth{state=\"\(state)\"} \(count)\n"
+        }
+        family("activity_push_send_latency_seconds", "histogram", "Round trip of console sends to APNs.")
+        for (index, bound) in Self.latencyBuckets.enumerated() {
+            out += "activity_push_send_latency_seconds_bucket{le=\"\(Self.number(bound))\"} \(counted.bucketCounts[index])\n"
+        }
+        out += "activity_push_send_latency_seconds_bucket{le=\"+Inf\"} \(counted.latencyCount)\n"
+        out += "activity_push_send_latency_seconds_sum \(Self.number(counted.latencySum))\n"
+        out += "activity_push_send_latency_seconds_count \(counted.latencyCount)\n"
         return out
     }
 
-    static func number(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")
     }
 }
