@@ -58,46 +58,45 @@ public final class ConsoleMetrics: Sendable {
     }
 
     /// The Prometheus exposition text.
-    func render(_ gauges: Gauges) -> String {
+    func render(_ g: Gauges) -> String {
         let counted = counts.withLock { $0 }
+        let (requests, checks, sent, accepted) = (counted.requests, counted.checks, counted.sent, counted.accepted)
+        let (rejected, transportFailures, refused, enqueued) = (counted.rejected, counted.transportFailures, counted.refused, counted.enqueued)
+        let (bucketCounts, latencySum, latencyCount) = (counted.bucketCounts, counted.latencySum, counted.latencyCount)
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
         family("activity_push_http_requests_total", "counter", "HTTP requests served by the console, by route and status.")
-        for (key, count) in counted.requests.sorted(by: { $0.key < $1.key }) {
+        for key in requests.keys.sorted() {
             let parts = key.split(separator: "|", maxSplits: 1)
-            out += "activity_push_http_requests_total{route=\"\(Self.escape(String(parts[0])))\",status=\"\(parts[1])\"} \(count)\n"
+            out += "activity_push_http_requests_total{route=\"\(Self.escape(String(parts[0])))\",status=\"\(parts[1])\"} \(requests[key]!)\n"
         }
         family("activity_push_checks_total", "counter", "Payloads judged by POST /v1/check, by verdict.")
-        out += "activity_push_checks_total{result=\"accepted\"} \(counted.checks[true] ?? 0)\n"
-        out += "activity_push_checks_total{result=\"rejected\"} \(counted.checks[false] ?? 0)\n"
+        out += "activity_push_checks_total{result=\"accepted\"} \(checks[true] ?? 0)\n"
+        out += "activity_push_checks_total{result=\"rejected\"} \(checks[false] ?? 0)\n"
         family("activity_push_sent_total", "counter", "Pushes handed to APNs by the console.")
-        out += "activity_push_sent_total \(counted.sent)\n"
+        out += "activity_push_sent_total \(sent)\n"
         family("activity_push_accepted_total", "counter", "Pushes APNs answered with 2xx.")
-        out += "activity_push_accepted_total \(counted.accepted)\n"
+        out += "activity_push_accepted_total \(accepted)\n"
         family("activity_push_rejected_total", "counter", "Pushes APNs rejected, by reason.")
-        for (reason, count) in counted.rejected.sorted(by: { $0.key < $1.key }) {
-            out += "activity_push_rejected_total{reason=\"\(Self.escape(reason))\"} \(count)\n"
-        }
+        for r in rejected.keys.sorted() { out += "activity_push_rejected_total{reason=\"\(Self.escape(r))\"} \(rejected[r]!)\n" }
         family("activity_push_transport_failures_total", "counter", "Sends that got no APNs answer (connection, timeout).")
-        out += "activity_push_transport_failures_total \(counted.transportFailures)\n"
+        out += "activity_push_transport_failures_total \(transportFailures)\n"
         family("activity_push_refused_total", "counter", "Send or enqueue requests refused because the push has error findings.")
-        out += "activity_push_refused_total \(counted.refused)\n"
+        out += "activity_push_refused_total \(refused)\n"
         family("activity_push_enqueued_total", "counter", "Pushes stored in the queue by POST /v1/enqueue.")
-        out += "activity_push_enqueued_total \(counted.enqueued)\n"
+        out += "activity_push_enqueued_total \(enqueued)\n"
         family("activity_push_retries_total", "counter", "Retries: requests the HTTP/2 client resent, and queue attempts scheduled for retry.")
-        out += "activity_push_retries_total{source=\"client\"} \(gauges.transportRetries ?? 0)\n"
-        out += "activity_push_retries_total{source=\"queue\"} \(gauges.queueRetries ?? 0)\n"
+        out += "activity_push_retries_total{source=\"client\"} \(g.transportRetries ?? 0)\n"
+        out += "activity_push_retries_total{source=\"queue\"} \(g.queueRetries ?? 0)\n"
         family("activity_push_queue_depth", "gauge", "Pushes in the queue by state (absent without a queue).")
-        for (state, count) in (gauges.queueDepth ?? [:]).sorted(by: { $0.key < $1.key }) {
-            out += "activity_push_queue_depth{state=\"\(state)\"} \(count)\n"
-        }
+        for s in (g.queueDepth ?? [:]).keys.sorted() { out += "activity_push_queue_depth{state=\"\(s)\"} \(g.queueDepth![s]!)\n" }
         family("activity_push_send_latency_seconds", "histogram", "Round trip of console sends to APNs.")
-        for (index, bound) in Self.latencyBuckets.enumerated() {
-            out += "activity_push_send_latency_seconds_bucket{le=\"\(Self.number(bound))\"} \(counted.bucketCounts[index])\n"
+        for (i, b) in Self.latencyBuckets.enumerated() {
+            out += "activity_push_send_latency_seconds_bucket{le=\"\(Self.number(b))\"} \(bucketCounts[i])\n"
         }
-        out += "activity_push_send_latency_seconds_bucket{le=\"+Inf\"} \(counted.latencyCount)\n"
-        out += "activity_push_send_latency_seconds_sum \(Self.number(counted.latencySum))\n"
-        out += "activity_push_send_latency_seconds_count \(counted.latencyCount)\n"
+        out += "activity_push_send_latency_seconds_bucket{le=\"+Inf\"} \(latencyCount)\n"
+        out += "activity_push_send_latency_seconds_sum \(Self.number(latencySum))\n"
+        out += "activity_push_send_latency_seconds_count \(latencyCount)\n"
         return out
     }
 
