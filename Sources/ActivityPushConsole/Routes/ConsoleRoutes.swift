@@ -6,7 +6,7 @@
 /// parameters from `context.parameters.require("id")`), and one line here.
 enum ConsoleRoutes {
     static let all: [ConsoleRoute] = [
-        .page, .pageStyle, .pageScript, .openAPI,
+        .page, .pageStyle, .pageScript, .activitiesPage, .activityPage, .activitiesScript, .openAPI,
         .types, .check, .build, .send, .enqueue, .journal,
         .metrics,
     ]

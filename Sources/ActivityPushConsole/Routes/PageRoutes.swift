@@ -5,7 +5,7 @@ extension ConsoleRoute {
         "responses": { "200": { "description": "HTML", "content": { "text/html": { "schema": { "type": "string" } } } } } }
         """#) { _, _ in
         var page = HTTPResponse.text(200, ConsolePage.html, contentType: "text/html; charset=utf-8")
-        page.headers += [("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'"), ("X-Frame-Options", "DENY")]
+        page.headers += PageSecurity.headers
         return page
     }
 
