@@ -14,11 +14,11 @@ extension ConsoleAPI {
 
     func refusal(_ error: PushBuildError, action: String) -> HTTPResponse {
         metrics.refusedForFindings()
-        let n = error.findings.filter { $0.severity == .error }.count
+        let errorCount = error.findings.filter { $0.severity == .error }.count
         return .json(422, .obj([
             ("accept", .bool(false)),
             ("findings", .arr(error.findings.map(ReportFormatter.findingJSON))),
-            ("error", APIError(422, "findings", "not \(action): the push has \(n) error finding\(n == 1 ? "" : "s")",
+            ("error", APIError(422, "findings", "not \(action): the push has \(errorCount) error finding\(errorCount == 1 ? "" : "s")",
                                fix: "fix the findings (each has its fix) and try again").json.member("error") ?? .null),
         ]))
     }

@@ -23,24 +23,24 @@ struct ConsoleJournalEntry: Sendable {
     var queueIDs: [Int64] = []
 
     var json: JSONValue {
-        var m: [(String, JSONValue)] = [
+        var members: [(String, JSONValue)] = [
             ("time", .string(Self.iso8601(time))), ("action", .string(action)), ("event", .string(event)),
             ("target", .string(target)),
         ]
-        m.append(("status", status.map { .int($0) } ?? .null))
-        m.append(("reason", reason.map { .string($0) } ?? .null))
-        m.append(("apnsID", apnsID.map { .string($0) } ?? .null))
-        m.append(("latencyMs", latencyMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null))
-        if let error { m.append(("error", .string(error))) }
-        m.append(("device", device?.json ?? .null))
-        if !queueIDs.isEmpty { m.append(("queueIDs", .arr(queueIDs.map { .number(JSONNumber(lexeme: String($0))) }))) }
-        return .obj(m)
+        members.append(("status", status.map { .int($0) } ?? .null))
+        members.append(("reason", reason.map { .string($0) } ?? .null))
+        members.append(("apnsID", apnsID.map { .string($0) } ?? .null))
+        members.append(("latencyMs", latencyMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null))
+        if let error { members.append(("error", .string(error))) }
+        members.append(("device", device?.json ?? .null))
+        if !queueIDs.isEmpty { members.append(("queueIDs", .arr(queueIDs.map { .number(JSONNumber(lexeme: String($0))) }))) }
+        return .obj(members)
     }
 
-    static func iso8601(_ t: Double) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date(timeIntervalSince1970: t))
+    static func iso8601(_ unixSeconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: unixSeconds))
     }
 }
 

@@ -28,16 +28,16 @@ struct DeviceOutcome: Sendable {
         guard let transport = try? HTTP2Transport(configuration: config) else { return nil }
         let result = await transport.send(HTTP2Request(method: "GET", url: url, headers: []))
         await transport.shutdown()
-        guard case .success(let r) = result, r.status == 200, let root = JSONReader.read(r.body).root,
+        guard case .success(let answer) = result, answer.status == 200, let root = JSONReader.read(answer.body).root,
               case .array(let items) = root.value
         else { return nil }
         for item in items.reversed() where item[APNsHeaderName.id.rawValue]?.value.stringValue?.lowercased() == apnsID.lowercased() {
             guard let device = item["device"], let outcome = device["outcome"]?.value.stringValue else { return nil }
             var causes: [String] = []
-            if case .array(let cs)? = device["causes"]?.value {
-                for c in cs {
-                    if let s = c.value.stringValue { causes.append(s) }
-                    else if let code = c["code"]?.value.stringValue { causes.append(code) }
+            if case .array(let listed)? = device["causes"]?.value {
+                for cause in listed {
+                    if let text = cause.value.stringValue { causes.append(text) }
+                    else if let code = cause["code"]?.value.stringValue { causes.append(code) }
                 }
             }
             return DeviceOutcome(outcome: outcome, log: device["log"]?.value.stringValue, causes: causes)

@@ -68,16 +68,16 @@ public final class HTTPServer: Sendable {
         let cls = Unmanaged.passUnretained(self).toOpaque()
         var started: OpaquePointer?
         if let v4 = Self.ipv4(host, port: port) {
-            var a = v4
-            started = withUnsafePointer(to: &a) {
+            var address = v4
+            started = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     ap_mhd_start($0, 0, UInt32(connectionLimit), UInt32(perClientConnectionLimit), 30, accessHandler, cls,
                                  completedHandler, cls, connectionHandler, cls)
                 }
             }
         } else if let v6 = Self.ipv6(host, port: port) {
-            var a = v6
-            started = withUnsafePointer(to: &a) {
+            var address = v6
+            started = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     ap_mhd_start($0, 1, UInt32(connectionLimit), UInt32(perClientConnectionLimit), 30, accessHandler, cls,
                                  completedHandler, cls, connectionHandler, cls)
@@ -119,8 +119,8 @@ public final class HTTPServer: Sendable {
 
     /// `http://host:port` (IPv6 in brackets).
     public var url: String {
-        let h = host.contains(":") ? "[\(host)]" : host
-        return "http://\(h):\(port)"
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return "http://\(authority):\(port)"
     }
 
     /// Stops listening and waits for every connection thread. Idempotent.
@@ -136,28 +136,28 @@ public final class HTTPServer: Sendable {
     /// True for 127.0.0.0/8, ::1 and `localhost`.
     public static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" { return true }
-        if let a = ipv4(host, port: 0) { return (UInt32(bigEndian: a.sin_addr.s_addr) >> 24) == 127 }
+        if let address = ipv4(host, port: 0) { return (UInt32(bigEndian: address.sin_addr.s_addr) >> 24) == 127 }
         if host.lowercased().hasPrefix("::ffff:127.") { return true }
         return false
     }
 
     static func ipv4(_ host: String, port: Int) -> sockaddr_in? {
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
-        let h = host == "localhost" ? "127.0.0.1" : host
-        guard inet_pton(AF_INET, h, &a.sin_addr) == 1 else { return nil }
-        return a
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        let numeric = host == "localhost" ? "127.0.0.1" : host
+        guard inet_pton(AF_INET, numeric, &address.sin_addr) == 1 else { return nil }
+        return address
     }
 
     static func ipv6(_ host: String, port: Int) -> sockaddr_in6? {
-        var a = sockaddr_in6()
-        a.sin6_family = sa_family_t(AF_INET6)
-        a.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
-        var h = host
-        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
-        guard inet_pton(AF_INET6, h, &a.sin6_addr) == 1 else { return nil }
-        return a
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        var numeric = host
+        if numeric.hasPrefix("["), numeric.hasSuffix("]") { numeric = String(numeric.dropFirst().dropLast()) }
+        guard inet_pton(AF_INET6, numeric, &address.sin6_addr) == 1 else { return nil }
+        return address
     }
 
     /// Runs the async handler and waits for it on the calling (libmicrohttpd connection) thread.
@@ -214,8 +214,8 @@ private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
 private let collectQuery: MHD_KeyValueIterator = { cls, _, key, value in
     if let cls, let key {
         let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
-        let k = String(cString: key)
-        if state.query[k] == nil { state.query[k] = value.map { String(cString: $0) } ?? "" }
+        let name = String(cString: key)
+        if state.query[name] == nil { state.query[name] = value.map { String(cString: $0) } ?? "" }
     }
     return ap_mhd_yes()
 }
@@ -247,15 +247,15 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         uploadDataSize.pointee = 0
         return ap_mhd_yes()
     }
-    let n = uploadDataSize.pointee
-    if n > 0 {
+    let chunkBytes = uploadDataSize.pointee
+    if chunkBytes > 0 {
         if !state.tooLarge, let uploadData {
-            if state.body.count + n > server.maxBodyBytes {
+            if state.body.count + chunkBytes > server.maxBodyBytes {
                 state.tooLarge = true
                 state.body = []
             } else {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: n) {
-                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: chunkBytes) {
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: chunkBytes))
                 }
             }
         }

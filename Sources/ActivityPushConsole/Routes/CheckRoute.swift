@@ -42,8 +42,8 @@ extension ConsoleAPI {
     func check(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var body = try RequestBody(request, maxBytes: configuration.maxBodyBytes)
         let bytes: [UInt8]
-        if let p = body.node("payload") {
-            bytes = Array(JSONWriter.pretty(p.value.value).utf8)
+        if let payload = body.node("payload") {
+            bytes = Array(JSONWriter.pretty(payload.value.value).utf8)
         } else if let text = try body.string("body") {
             bytes = Array(text.utf8)
         } else {
@@ -61,20 +61,20 @@ extension ConsoleAPI {
 
     /// `"headers": {"apns-push-type": "liveactivity", "apns-priority": 10, …}` (names any case; strings or numbers).
     static func headers(_ body: inout RequestBody) throws(APIError) -> APNsHeaders? {
-        guard let m = body.node("headers") else { return nil }
-        guard let members = m.value.value.members else {
-            throw .badRequest("headers", "expected an object of header names to values", position: m.value.position)
+        guard let given = body.node("headers") else { return nil }
+        guard let members = given.value.value.members else {
+            throw .badRequest("headers", "expected an object of header names to values", position: given.value.position)
         }
-        var h = APNsHeaders()
+        var headers = APNsHeaders()
         for member in members {
             switch member.value.value {
-            case .string(let s): h[member.key] = s
-            case .number(let n): h[member.key] = n.lexeme
-            case .bool(let b): h[member.key] = b ? "true" : "false"
+            case .string(let text): headers[member.key] = text
+            case .number(let number): headers[member.key] = number.lexeme
+            case .bool(let flag): headers[member.key] = flag ? "true" : "false"
             default:
                 throw .badRequest("headers.\(member.key)", "must be a string or number", position: member.value.position)
             }
         }
-        return h
+        return headers
     }
 }

@@ -47,14 +47,14 @@ extension ConsoleAPI {
         let built = try builtRequest(form)
         let pushRequest: PushRequest
         switch built {
-        case .failure(let e): return refusal(e, action: "enqueued")
-        case .success(let r): pushRequest = r
+        case .failure(let error): return refusal(error, action: "enqueued")
+        case .success(let made): pushRequest = made
         }
         guard let outbox else {
             throw APIError(503, "not-configured", "no queue on this console", fix: "start serve with --database PATH|postgres://…")
         }
-        for (i, t) in tokens.enumerated() where !DeviceToken.isHex(t) {
-            throw .badRequest("deviceTokens[\(i)]", "'\(DeviceToken.redacted(t))' is not a hex device token (even number of 0-9a-f characters)",
+        for (index, token) in tokens.enumerated() where !DeviceToken.isHex(token) {
+            throw .badRequest("deviceTokens[\(index)]", "'\(DeviceToken.redacted(token))' is not a hex device token (even number of 0-9a-f characters)",
                               fix: DeviceTokenError.fix)
         }
         let ids: [Int64]
@@ -66,7 +66,7 @@ extension ConsoleAPI {
         }
         metrics.enqueued(ids.count)
         let target: String
-        if case .broadcast(let c) = pushRequest.destination { target = "channel:" + c } else {
+        if case .broadcast(let channelID) = pushRequest.destination { target = "channel:" + channelID } else {
             target = tokens.count == 1 ? DeviceToken.redacted(tokens[0]) : "\(tokens.count) tokens"
         }
         journal.append(ConsoleJournalEntry(time: Date().timeIntervalSince1970, action: "enqueue", event: pushRequest.event.rawValue,

@@ -25,19 +25,19 @@ extension ConsoleAPI {
     /// the queue's latest attempts.
     func journalResponse(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var limit = 50
-        if let l = request.query["limit"] {
-            guard let n = Int(l), n > 0 else { throw .badRequest("limit", "expected a positive whole number, got '\(l)'") }
-            limit = min(n, journal.capacity)
+        if let text = request.query["limit"] {
+            guard let asked = Int(text), asked > 0 else { throw .badRequest("limit", "expected a positive whole number, got '\(text)'") }
+            limit = min(asked, journal.capacity)
         }
         var out: [(String, JSONValue)] = [("entries", .arr(journal.recent(limit).map(\.json)))]
         if let outbox, let attempts = try? outbox.store.journal(pushID: nil, limit: limit) {
-            out.append(("queueAttempts", .arr(attempts.map { a in
-                .obj([("pushID", .number(JSONNumber(lexeme: String(a.pushID)))),
-                      ("time", .string(ConsoleJournalEntry.iso8601(a.atUnixSeconds))),
-                      ("target", .string(a.tokenRedacted)), ("outcome", .string(a.outcome.rawValue)),
-                      ("status", a.status.map { .int($0) } ?? .null), ("reason", a.reason.map { .string($0) } ?? .null),
-                      ("apnsID", .string(a.apnsID)),
-                      ("latencyMs", a.latencyMilliseconds.map { .double($0) } ?? .null)])
+            out.append(("queueAttempts", .arr(attempts.map { attempt in
+                .obj([("pushID", .number(JSONNumber(lexeme: String(attempt.pushID)))),
+                      ("time", .string(ConsoleJournalEntry.iso8601(attempt.atUnixSeconds))),
+                      ("target", .string(attempt.tokenRedacted)), ("outcome", .string(attempt.outcome.rawValue)),
+                      ("status", attempt.status.map { .int($0) } ?? .null), ("reason", attempt.reason.map { .string($0) } ?? .null),
+                      ("apnsID", .string(attempt.apnsID)),
+                      ("latencyMs", attempt.latencyMilliseconds.map { .double($0) } ?? .null)])
             })))
         }
         return .json(200, .obj(out))

@@ -18,13 +18,13 @@ extension ConsoleRoute {
 
 extension ConsoleAPI {
     func metricsResponse() -> HTTPResponse {
-        var g = ConsoleMetrics.Gauges()
+        var gauges = ConsoleMetrics.Gauges()
         if let outbox {
             let now = Date().timeIntervalSince1970
-            g.queueDepth = (try? outbox.store.status(nowUnixSeconds: now))?.counts
-            g.queueRetries = (try? outbox.store.journal(pushID: nil, limit: 100_000))?.filter { $0.outcome == .retry }.count
+            gauges.queueDepth = (try? outbox.store.status(nowUnixSeconds: now))?.counts
+            gauges.queueRetries = (try? outbox.store.journal(pushID: nil, limit: 100_000))?.filter { $0.outcome == .retry }.count
         }
-        if let client { g.transportRetries = client.transport.statistics.retriedUnsent }
-        return .text(200, metrics.render(g), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        if let client { gauges.transportRetries = client.transport.statistics.retriedUnsent }
+        return .text(200, metrics.render(gauges), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -48,8 +48,8 @@ extension ConsoleAPI {
         let built = try builtRequest(form)
         let pushRequest: PushRequest
         switch built {
-        case .failure(let e): return refusal(e, action: "sent")
-        case .success(let r): pushRequest = r
+        case .failure(let error): return refusal(error, action: "sent")
+        case .success(let made): pushRequest = made
         }
         guard let client else {
             throw APIError(503, "not-configured", "sending is not configured on this console",
@@ -72,8 +72,8 @@ extension ConsoleAPI {
                 target = "channel:" + channelID
                 result = try await client.broadcast(pushRequest)
             }
-        } catch let e as APIError {
-            throw e
+        } catch let error as APIError {
+            throw error
         } catch {
             throw .badRequest("deviceToken", "\(error)")
         }
@@ -81,17 +81,17 @@ extension ConsoleAPI {
         var entry = ConsoleJournalEntry(time: start.timeIntervalSince1970, action: "send", event: pushRequest.event.rawValue,
                                         target: target, latencyMilliseconds: seconds * 1000)
         switch result {
-        case .response(let r):
-            metrics.sent(status: r.status, reason: r.reason?.rawValue, seconds: seconds)
-            entry.status = r.status
-            entry.reason = r.reason?.rawValue
-            entry.apnsID = r.apnsID ?? pushRequest.apnsID
-            if configuration.readMockJournal, r.isSuccess, let id = entry.apnsID {
-                entry.device = await DeviceOutcome.lookup(apnsID: id, client: client)
+        case .response(let answer):
+            metrics.sent(status: answer.status, reason: answer.reason?.rawValue, seconds: seconds)
+            entry.status = answer.status
+            entry.reason = answer.reason?.rawValue
+            entry.apnsID = answer.apnsID ?? pushRequest.apnsID
+            if configuration.readMockJournal, answer.isSuccess, let apnsID = entry.apnsID {
+                entry.device = await DeviceOutcome.lookup(apnsID: apnsID, client: client)
             }
-        case .failure(let e):
+        case .failure(let failure):
             metrics.sent(status: nil, reason: nil, seconds: seconds)
-            entry.error = e.description
+            entry.error = failure.description
         }
         journal.append(entry)
         var out = entry.json.members ?? []
