@@ -5,48 +5,54 @@ import Foundation
 /// `activity-push logs [FILE|-] [--since TIME] [--bundle-id ID] [--journal FILE] [--attributes PATH]...
 ///                     [--format text|json]`
 /// Exit: 0 no rejection found, 1 at least one rejection, 2 unreadable input / unknown format / usage.
+enum LogsOptions {
+    static let since = Option<LogTimestamp>(
+        "--since", valueName: "TIME",
+        help: "skip entries before TIME (2026-11-24 11:02:00[-0800], ISO 8601, HH:MM:SS or UNIX seconds)"
+    ) { text, flag in
+        let forms = "use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00"
+        if !text.isEmpty, text.allSatisfy({ "0123456789.+-eE".contains($0) }), let unixSeconds = Double(text) {
+            guard let timestamp = LogTimestamp(unixSeconds: unixSeconds) else {
+                throw UsageError("\(flag): \(text) is out of range as UNIX seconds (years 1 to 9999); \(forms)")
+            }
+            return timestamp
+        }
+        guard let timestamp = LogTimestamp.parse(text) else {
+            throw UsageError("\(flag): cannot read '\(text)' (or no such date); \(forms)")
+        }
+        return timestamp
+    }
+    static let bundleID = Option<String>(
+        "--bundle-id", valueName: "ID", help: "keep events of this bundle (events whose bundle the log does not reveal are kept)")
+    static let journal = Option<String>(
+        "--journal", valueName: "FILE",
+        help: "send journal (NDJSON, one SendJournalEntry per line): pair each rejection with the\n"
+            + "push sent just before it and re-check that payload")
+    static let attributes = Option<String>(
+        "--attributes", valueName: "PATH",
+        help: "the app's ActivityAttributes Swift source (file or folder) for the re-check", repeatable: true)
+    static let format = Option<OutputFormat>.format([.text, .json], default: .text)
+}
+
 let logsCommand = Command(
     name: "logs",
-    summary: "find Live Activity rejections in a device log (Console, log show/stream, idevicesyslog)"
-) { argv in
-    if argv.contains("--help") || argv.contains("-h") {
-        print("""
-        usage: activity-push logs [FILE|-] [--since TIME] [--bundle-id ID] [--journal FILE]
-                                  [--attributes PATH]... [--format text|json]
-          FILE           a device log capture (default: standard input); the format is detected:
-                         \(DeviceLogFormat.known.map(\.producedBy).joined(separator: "; "))
-          --since TIME   skip entries before TIME (2026-11-24 11:02:00[-0800], ISO 8601, or HH:MM:SS)
-          --bundle-id ID keep events of this bundle (events whose bundle the log does not reveal are kept)
-          --journal FILE send journal (NDJSON, one SendJournalEntry per line): pair each rejection with the
-                         push sent just before it and re-check that payload
-          --attributes PATH  the app's ActivityAttributes Swift source (file or folder) for the re-check
-        exit: 0 no rejection, 1 rejections found, 2 unreadable input or unknown format
-        """)
-        return 0
-    }
-    var a = try Arguments(argv)
-    let format = a.value("--format") ?? "text"
-    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json, got '\(format)'") }
-    var since: LogTimestamp?
-    if let s = a.value("--since") {
-        if !s.isEmpty, s.allSatisfy({ "0123456789.+-eE".contains($0) }), let unix = Double(s) {
-            guard let t = LogTimestamp(unixSeconds: unix) else {
-                throw UsageError("--since: \(s) is out of range as UNIX seconds (years 1 to 9999); use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00")
-            }
-            since = t
-        } else {
-            guard let t = LogTimestamp.parse(s) else {
-                throw UsageError("--since: cannot read '\(s)' (or no such date); use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00")
-            }
-            since = t
-        }
-    }
-    let bundleID = a.value("--bundle-id")
-    let journalPath = a.value("--journal")
-    let attributePaths = a.values("--attributes")
-    try a.finish()
-    guard a.positionals.count <= 1 else { throw UsageError("one log file at a time (got \(a.positionals.count))") }
-    let path = a.positionals.first ?? "-"
+    summary: "find Live Activity rejections in a device log (Console, log show/stream, idevicesyslog)",
+    synopsis: ["[FILE|-] [options]"],
+    groups: [OptionGroup(LogsOptions.since, LogsOptions.bundleID, LogsOptions.journal, LogsOptions.attributes,
+                         LogsOptions.format)],
+    notes: """
+    FILE: a device log capture (default: standard input); the format is detected:
+          \(DeviceLogFormat.known.map(\.producedBy).joined(separator: "; "))
+    exit: 0 no rejection, 1 rejections found, 2 unreadable input or unknown format
+    """
+) { arguments in
+    let format = try arguments.value(LogsOptions.format) ?? .text
+    let since = try arguments.value(LogsOptions.since)
+    let bundleID = try arguments.value(LogsOptions.bundleID)
+    let journalPath = try arguments.value(LogsOptions.journal)
+    let attributePaths = try arguments.values(LogsOptions.attributes)
+    guard arguments.positionals.count <= 1 else { throw UsageError("one log file at a time (got \(arguments.positionals.count))") }
+    let path = arguments.positionals.first ?? "-"
 
     var pairing: RejectionPairing?
     if let journalPath {
@@ -71,7 +77,7 @@ let logsCommand = Command(
     var rejections = 0
     var unreadable = 0
     do {
-        if format == "json" { out.write("[") }
+        if format == .json { out.write("[") }
         var isFolder: ObjCBool = false
         if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw UsageError("\(path): is a directory; for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
@@ -92,7 +98,7 @@ let logsCommand = Command(
             guard var event = analyzer.event(for: entry) else { return }
             if let pairing { event.pairing = pairing.pair(event) }
             if event.isRejection { rejections += 1 }
-            if format == "json" {
+            if format == .json {
                 out.write(count == 0 ? "\n" : ",\n")
                 out.append { event.appendJSON(to: &$0) }
             } else {
@@ -100,7 +106,7 @@ let logsCommand = Command(
             }
             count += 1
         }
-        if format == "json" {
+        if format == .json {
             out.write(count == 0 ? "]\n" : "\n]\n")
         } else {
             out.write(count == 0 ? "no Live Activity events from liveactivitiesd in this log"

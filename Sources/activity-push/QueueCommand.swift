@@ -8,65 +8,61 @@ import Foundation
 /// 2 on bad flags or a database that cannot be opened.
 let queueCommand = Command(
     name: "queue",
-    summary: "durable push queue: enqueue, status, dead letters, purge, journal (SQLite or PostgreSQL)"
-) { argv in
-    guard let sub = argv.first, sub != "--help", sub != "-h" else {
-        print(QueueCLI.usage)
-        return argv.isEmpty ? 2 : 0
-    }
-    let rest = Array(argv.dropFirst())
-    if rest.contains("--help") || rest.contains("-h") {
-        print(QueueCLI.usage)
-        return 0
-    }
-    switch sub {
-    case "enqueue": return try QueueCLI.enqueue(rest)
-    case "status": return try QueueCLI.status(rest)
-    case "dead": return try QueueCLI.dead(rest)
-    case "purge": return try QueueCLI.purge(rest)
-    case "journal": return try QueueCLI.journal(rest)
-    default: throw UsageError("unknown queue subcommand '\(sub)' (enqueue, status, dead, purge, journal)")
-    }
-}
+    summary: "durable push queue: enqueue, status, dead letters, purge, journal (SQLite or PostgreSQL)",
+    notes: "--database DB everywhere: postgres://… for PostgreSQL, a file path (or sqlite:PATH) for SQLite",
+    subcommands: [
+        Command(name: "enqueue", summary: "check a push and queue it for one or many tokens (or a broadcast)",
+                synopsis: ["--bundle-id ID (--token HEX ... | --tokens-file FILE)",
+                           "(PAYLOAD.json [--headers HEADERS.json] | --event … [build flags]) [options]"],
+                groups: [OptionGroup(CommonOptions.database, CommonOptions.bundleID(), CommonOptions.attributes,
+                                     QueueCLI.headers, APNsConnectionOptions.environment, CommonOptions.credential,
+                                     QueueCLI.notBefore, QueueCLI.format),
+                         DeviceTokenFlags.group, BuildFlags.group],
+                notes: """
+                The push is checked by the validator first and refused (exit 1) with its findings; nothing is stored then.
+                Every push gets its apns-id now; retries resend the same bytes with the same apns-id.
+                A worker started with the same --env and --credential sends it.
+                """,
+                run: QueueCLI.enqueue),
+        Command(name: "status", summary: "counts by state, what is due, dead letters by reason",
+                groups: [OptionGroup(CommonOptions.database, QueueCLI.format)], run: QueueCLI.status),
+        Command(name: "dead", summary: "list dead letters, or put them back with --retry",
+                groups: [OptionGroup(CommonOptions.database, QueueCLI.deadLimit, QueueCLI.retry, QueueCLI.pushID,
+                                     QueueCLI.format)],
+                run: QueueCLI.dead),
+        Command(name: "purge", summary: "delete dead letters and their journal rows (--dead)",
+                groups: [OptionGroup(CommonOptions.database, QueueCLI.purgeDead, QueueCLI.format)], run: QueueCLI.purge),
+        Command(name: "journal", summary: "every attempt: time, outcome, status, reason, apns-id, latency",
+                groups: [OptionGroup(CommonOptions.database, QueueCLI.journalPushID, QueueCLI.journalLimit, QueueCLI.format)],
+                run: QueueCLI.journal),
+    ]
+)
 
 enum QueueCLI {
-    static let usage = """
-    usage: activity-push queue enqueue [--database DB] --bundle-id ID (--token HEX ... | --tokens-file FILE)
-                                       (PAYLOAD.json [--headers HEADERS.json] | --event … [build flags])
-                                       [--attributes PATH]... [--env sandbox|production] [--credential NAME]
-                                       [--not-before UNIX] [--format text|json]
-           activity-push queue status  [--database DB] [--format text|json]
-           activity-push queue dead    [--database DB] [--limit N] [--retry [--id N]...] [--format text|json]
-           activity-push queue purge   [--database DB] --dead [--format text|json]
-           activity-push queue journal [--database DB] [--id N] [--limit N] [--format text|json]
-
-      --database DB          postgres://user@host:port/db for PostgreSQL; a file path (or sqlite:PATH) for SQLite.
-                             Default: $ACTIVITY_PUSH_QUEUE, else $XDG_DATA_HOME/activity-push/queue.sqlite,
-                             else ./activity-push-queue.sqlite
-      --bundle-id ID         the app's bundle id (apns-topic is ID.push-type.liveactivity)
-      --token HEX            a push-to-start token (start) or an activity update token; repeatable, one push each
-      --tokens-file FILE     one hex token per line (# comments and blank lines ignored)
-      --attributes PATH      the app's Swift source: the push is checked against its ActivityAttributes types
-      --env NAME             environment the push is for; a worker started with the same --env sends it (default sandbox)
-      --credential NAME      signing key name; a worker started with the same --credential sends it (default "default")
-      --not-before UNIX      do not send before this time (UNIX seconds)
-      --retry                queue dead: put dead letters back (all, or those given with --id); clears the
-                             inactive mark of their tokens (use after the app registered the token again)
-    build flags (instead of PAYLOAD.json):
-    """ + BuildFlags.help + """
-
-    The push is checked by the validator first and refused (exit 1) with its findings; nothing is stored then.
-    Every push gets its apns-id now; retries resend the same bytes with the same apns-id.
-    """
-
-    static func open(_ a: inout Arguments) throws -> Outbox {
-        do { return try Outbox.open(database: a.value("--database")) } catch { throw UsageError(error.description) }
+    static let format = Option<OutputFormat>.format([.text, .json], default: .text)
+    static let headers = Option<String>(
+        "--headers", valueName: "FILE", help: "with PAYLOAD.json: APNs headers as a JSON object (default: built from flags)")
+    static let notBefore = Option<Double>.decimal("--not-before", valueName: "UNIX", help: "do not send before this time (UNIX seconds)")
+    static let deadLimit = Option<Int>.integer("--limit", help: "dead letters to list", default: 100)
+    static let retry = Flag("--retry", help: "put dead letters back (all, or those given with --id); clears the inactive\n"
+                                          + "mark of their tokens (use after the app registered the token again)")
+    static let pushID = Option<Int64>("--id", valueName: "N", help: "with --retry: this dead letter only", repeatable: true) { text, flag in
+        guard let id = Int64(text) else { throw UsageError("\(flag) expects a push id, got '\(text)'") }
+        return id
     }
+    static let purgeDead = Flag("--dead", help: "purge the dead letters and their journal rows")
+    static let journalPushID = Option<Int64>("--id", valueName: "N", help: "only this push's attempts") { text, flag in
+        guard let id = Int64(text) else { throw UsageError("\(flag) expects an integer, got '\(text)'") }
+        return id
+    }
+    static let journalLimit = Option<Int>.integer("--limit", help: "rows to show", default: 1000)
 
-    static func format(_ a: inout Arguments) throws -> Bool {
-        let f = a.value("--format") ?? "text"
-        guard f == "text" || f == "json" else { throw UsageError("--format must be text or json") }
-        return f == "json"
+    static func open(_ arguments: ParsedArguments) throws -> Outbox {
+        do { return try Outbox.open(database: arguments.value(CommonOptions.database)) } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("\(error)")
+        }
     }
 
     static func json(_ value: some Encodable) -> String {
@@ -83,35 +79,34 @@ enum QueueCLI {
 
     // MARK: enqueue
 
-    static func enqueue(_ argv: [String]) throws -> Int32 {
-        var a = try Arguments(argv, booleanFlags: BuildFlags.booleanFlags)
-        guard let bundleID = a.value("--bundle-id") else { throw UsageError("--bundle-id is required") }
-        let tokens = try DeviceTokenFlags.read(&a)
-        let schema = try Inputs.schema(a.values("--attributes"))
-        let env = a.value("--env") ?? "sandbox"
-        let credential = a.value("--credential") ?? "default"
-        let notBefore = try a.double("--not-before")
-        let json = try format(&a)
-        let headersPath = a.value("--headers")
-        let priority = try a.int("--priority")
-        let channelID = a.value("--channel-id")
-        let build = try BuildFlags.read(&a)
+    @Sendable static func enqueue(_ arguments: ParsedArguments) throws -> Int32 {
+        guard let bundleID = try arguments.value(CommonOptions.bundleID()) else { throw UsageError("--bundle-id is required") }
+        let tokens = try DeviceTokenFlags.read(arguments)
+        let schema = try CommonOptions.schema(arguments)
+        let environment = try arguments.value(APNsConnectionOptions.environment) ?? .sandbox
+        let env = environment.name
+        let credential = try arguments.value(CommonOptions.credential) ?? "default"
+        let notBefore = try arguments.value(notBefore)
+        let json = try arguments.value(format) == .json
+        let headersPath = try arguments.value(headers)
+        let priority = try arguments.value(BuildFlags.priority)
+        let channelID = try arguments.value(BuildFlags.channelID)
+        let build = try BuildFlags.read(arguments)
         var outbox: Outbox?
-        let databaseFlag = a.value("--database")
-        try a.finish()
+        let databaseFlag = try arguments.value(CommonOptions.database)
 
         // 1. The push, checked by the validator (inside the builder or the stored-bytes initialiser).
         let files: ReportFormatter.Files
         let request: PushRequest
         do {
             if let build {
-                guard a.positionals.isEmpty else { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
+                guard arguments.positionals.isEmpty else { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
                 files = .init(payload: "<built payload>")
                 let made = try build.push(bundleID: bundleID, schema: schema)
                 do { request = try made.get().build(schema: schema) } catch { return refused(error, files: files, json: json) }
             } else {
-                guard a.positionals.count == 1 else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
-                let path = a.positionals[0]
+                guard arguments.positionals.count == 1 else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
+                let path = arguments.positionals[0]
                 let body = try Inputs.bytes(path)
                 var headers = APNsHeaders.liveActivity(bundleID: bundleID, broadcastChannelID: channelID,
                                                        priority: APNsPriority(rawValue: priority ?? 10))
@@ -159,11 +154,9 @@ enum QueueCLI {
 
     // MARK: status
 
-    static func status(_ argv: [String]) throws -> Int32 {
-        var a = try Arguments(argv)
-        let json = try format(&a)
-        let outbox = try open(&a)
-        try a.finish()
+    @Sendable static func status(_ arguments: ParsedArguments) throws -> Int32 {
+        let json = try arguments.value(format) == .json
+        let outbox = try open(arguments)
         defer { outbox.store.close() }
         let now = Date().timeIntervalSince1970
         let st: QueueStatus
@@ -192,19 +185,13 @@ enum QueueCLI {
 
     // MARK: dead
 
-    static func dead(_ argv: [String]) throws -> Int32 {
-        var a = try Arguments(argv, booleanFlags: ["--retry"])
-        let json = try format(&a)
-        let limit = try a.int("--limit") ?? 100
-        let retry = a.flag("--retry")
-        var ids: [Int64] = []
-        for v in a.values("--id") {
-            guard let i = Int64(v) else { throw UsageError("--id expects a push id, got '\(v)'") }
-            ids.append(i)
-        }
+    @Sendable static func dead(_ arguments: ParsedArguments) throws -> Int32 {
+        let json = try arguments.value(format) == .json
+        let limit = try arguments.value(deadLimit) ?? 100
+        let retry = arguments.isSet(Self.retry)
+        let ids = try arguments.values(pushID)
         if !ids.isEmpty && !retry { throw UsageError("--id goes with --retry") }
-        let outbox = try open(&a)
-        try a.finish()
+        let outbox = try open(arguments)
         defer { outbox.store.close() }
         do {
             if retry {
@@ -231,12 +218,10 @@ enum QueueCLI {
 
     // MARK: purge
 
-    static func purge(_ argv: [String]) throws -> Int32 {
-        var a = try Arguments(argv, booleanFlags: ["--dead"])
-        let json = try format(&a)
-        guard a.flag("--dead") else { throw UsageError("say what to purge: --dead (dead letters and their journal rows)") }
-        let outbox = try open(&a)
-        try a.finish()
+    @Sendable static func purge(_ arguments: ParsedArguments) throws -> Int32 {
+        let json = try arguments.value(format) == .json
+        guard arguments.isSet(purgeDead) else { throw UsageError("say what to purge: --dead (dead letters and their journal rows)") }
+        let outbox = try open(arguments)
         defer { outbox.store.close() }
         let n: Int
         do { n = try outbox.store.purgeDead() } catch { throw UsageError(error.description) }
@@ -246,13 +231,11 @@ enum QueueCLI {
 
     // MARK: journal
 
-    static func journal(_ argv: [String]) throws -> Int32 {
-        var a = try Arguments(argv)
-        let json = try format(&a)
-        let limit = try a.int("--limit") ?? 1000
-        let id = try a.int("--id").map(Int64.init)
-        let outbox = try open(&a)
-        try a.finish()
+    @Sendable static func journal(_ arguments: ParsedArguments) throws -> Int32 {
+        let json = try arguments.value(format) == .json
+        let limit = try arguments.value(journalLimit) ?? 1000
+        let id = try arguments.value(journalPushID)
+        let outbox = try open(arguments)
         defer { outbox.store.close() }
         let rows: [AttemptRecord]
         do { rows = try outbox.store.journal(pushID: id, limit: limit) } catch { throw UsageError(error.description) }

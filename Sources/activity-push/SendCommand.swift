@@ -7,51 +7,36 @@ import Synchronization
 /// HTTP/2 connection. Exit 0 when every token was accepted, 1 otherwise (or refused), 2 when it could not start.
 let sendCommand = Command(
     name: "send",
-    summary: "check a push, then send it to APNs (or mock-apns) for one or many tokens"
-) { argv in
-    if argv.contains("--help") || argv.contains("-h") {
-        print("""
-        usage: activity-push send --auth-key AuthKey_KEYID.p8 --team-id TEAMID --bundle-id ID
-                                  (--token HEX ... | --tokens-file FILE | --channel-id ID)
-                                  (PAYLOAD.json [--headers HEADERS.json] | --event … [build flags])
-                                  [--env sandbox|production] [--port 443|2197] [--url URL] [--ca-file PEM]
-                                  [--attributes PATH]... [--force] [--format text|json] [--concurrency N]
-          --auth-key PATH        Apple's .p8 key (token auth); its Key ID is read from AuthKey_<KeyID>.p8 (or env ACTIVITY_PUSH_AUTH_KEY)
-          --key-id ID            Key ID when the file name does not carry it
-          --team-id ID           your 10-character Team ID
-          --bundle-id ID         the app's bundle id (apns-topic is ID.push-type.liveactivity)
-          --token HEX            a push-to-start token (start) or an activity update token (repeatable)
-          --tokens-file FILE     one hex token per line (# comments and blank lines ignored)
-          --env sandbox|production   APNs environment (default sandbox)
-          --port 443|2197        APNs port (default 443)
-          --url URL              send to this server instead (https://…, or http://… for cleartext HTTP/2)
-          --ca-file PEM          trust this CA (e.g. the one mock-apns prints)
-          --attributes PATH      the app's Swift source: checks attributes/content-state against its types
-          --headers FILE         with PAYLOAD.json: APNs headers as a JSON object (default: built from flags)
-          --force                send despite findings from the app's schema (APNs-level errors still refuse)
-          --format text|json     json: one line per token (redacted token, status, reason, apns-id, class)
-          --concurrency N        requests in flight at once (default 1000)
-        build flags (instead of PAYLOAD.json):
-        """ + BuildFlags.help + """
-
-        exit: 0 all accepted, 1 refused or any token not accepted, 2 could not start (bad flags, key, file)
-        """)
-        return 0
-    }
-    var a = try Arguments(argv, booleanFlags: BuildFlags.booleanFlags.union(["--force"]))
-    let options = try SendOptions.read(&a)
-    return try SendRun(options: options).run()
+    summary: "check a push, then send it to APNs (or mock-apns) for one or many tokens",
+    synopsis: ["--auth-key AuthKey_KEYID.p8 --team-id TEAMID --bundle-id ID",
+               "(--token HEX ... | --tokens-file FILE | --channel-id ID)",
+               "(PAYLOAD.json [--headers HEADERS.json] | --event … [build flags]) [options]"],
+    groups: [OptionGroup(CommonOptions.bundleID(), CommonOptions.attributes, SendOptions.headers, SendOptions.force,
+                         SendOptions.format, SendOptions.concurrency, SendOptions.port, SendOptions.broadcastURL),
+             APNsConnectionOptions.group, DeviceTokenFlags.group, BuildFlags.group],
+    notes: "exit: 0 all accepted, 1 refused or any token not accepted, 2 could not start (bad flags, key, file)"
+) { arguments in
+    let options = try SendOptions.read(arguments)
+    return try await SendRun(options: options).run()
 }
 
 /// Every `send` option, read and checked before anything is sent.
 struct SendOptions {
-    var keyPath: String
-    var keyID: String
-    var teamID: String
+    static let headers = Option<String>(
+        "--headers", valueName: "FILE", help: "with PAYLOAD.json: APNs headers as a JSON object (default: built from flags)")
+    static let force = Flag("--force", help: "send despite findings from the app's schema (APNs-level errors still refuse)")
+    static let format = Option<OutputFormat>.format(
+        [.text, .json], default: .text, help: "json: one line per token (redacted token, status, reason, apns-id, class)")
+    static let concurrency = Option<Int>.integer("--concurrency", help: "requests in flight at once", default: 1000)
+    static let port = Option<Int>.choice("--port", [(name: "443", value: 443), (name: "2197", value: 2197)],
+                                         help: "APNs port (2197 where 443 is blocked)", default: 443, defaultText: "443")
+    static let broadcastURL = Option<String>(
+        "--broadcast-url", valueName: "URL", help: "base URL for broadcasts when it differs from the device host")
+
+    var credentials: APNsConnectionOptions
     var bundleID: String
     var tokens: [String]
     var environment: APNsEnvironment
-    var caFile: String?
     var schema: ActivitySchema?
     var force: Bool
     var json: Bool
@@ -60,63 +45,37 @@ struct SendOptions {
     var headersPath: String?
     var build: BuildFlags?
     var priority: Int?
-    var expiration: Int64?
-    var apnsID: String?
-    var collapseID: String?
     var channelID: String?
 
-    static func read(_ a: inout Arguments) throws -> SendOptions {
-        guard let keyPath = a.value("--auth-key", environment: "ACTIVITY_PUSH_AUTH_KEY") else { throw UsageError("--auth-key AuthKey_KEYID.p8 (or env ACTIVITY_PUSH_AUTH_KEY) is required (token auth)") }
-        let fileName = (keyPath as NSString).lastPathComponent
-        var keyID = a.value("--key-id")
-        if keyID == nil, fileName.hasPrefix("AuthKey_"), fileName.hasSuffix(".p8") {
-            keyID = String(fileName.dropFirst(8).dropLast(3))
-        }
-        guard let keyID else { throw UsageError("--key-id is required when the key file is not named AuthKey_<KeyID>.p8") }
-        guard let teamID = a.value("--team-id") else { throw UsageError("--team-id is required (10 characters, Membership details)") }
-        guard let bundleID = a.value("--bundle-id") else { throw UsageError("--bundle-id is required") }
-        let tokens = try DeviceTokenFlags.read(&a)
-        var env: APNsEnvironment
-        switch a.value("--env") ?? "sandbox" {
-        case "sandbox": env = .sandbox
-        case "production": env = .production
-        case let other: throw UsageError("--env must be sandbox or production, got '\(other)'")
-        }
-        switch a.value("--port") ?? "443" {
-        case "443": break
-        case "2197": env = env.onPort2197()
-        case let other: throw UsageError("--port must be 443 or 2197, got '\(other)'")
-        }
-        if let url = try a.serverURL() { env = .custom(url) }
-        if let b = a.value("--broadcast-url") { env.broadcastURL = b }
-        let caFile = a.value("--ca-file")
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw UsageError("\(caFile): cannot read the CA file") }
-        let schema = try Inputs.schema(a.values("--attributes"))
+    static func read(_ arguments: ParsedArguments) throws -> SendOptions {
+        let connection = try APNsConnectionOptions(arguments)
+        try connection.requireCredentials()
+        guard let bundleID = try arguments.value(CommonOptions.bundleID()) else { throw UsageError("--bundle-id is required") }
+        let tokens = try DeviceTokenFlags.read(arguments)
+        var environment = connection.namedEnvironment
+        if try arguments.value(port) == 2197 { environment = environment.onPort2197() }
+        if let url = connection.serverURL { environment = .custom(url) }
+        if let broadcastURL = try arguments.value(broadcastURL) { environment.broadcastURL = broadcastURL }
+        let schema = try CommonOptions.schema(arguments)
         if schema == nil { Inputs.noteMissingSchema() }
-        let force = a.flag("--force")
-        let format = a.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
-        let concurrency = try a.int("--concurrency") ?? 1000
+        let concurrency = try arguments.value(concurrency) ?? 1000
         guard concurrency >= 1 else { throw UsageError("--concurrency must be at least 1") }
-        let headersPath = a.value("--headers")
-        // Read before BuildFlags (which drops them when there is no --event) so they also apply to PAYLOAD.json.
-        let priority = try a.int("--priority")
-        let channelID = a.value("--channel-id")
-        let build = try BuildFlags.read(&a)
-        try a.finish()
-        var o = SendOptions(keyPath: keyPath, keyID: keyID, teamID: teamID, bundleID: bundleID, tokens: tokens,
-                            environment: env, caFile: caFile, schema: schema, force: force, json: format == "json",
-                            concurrency: concurrency, payloadPath: nil, headersPath: headersPath, build: nil)
-        if let build {
-            if !a.positionals.isEmpty { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
-            o.build = build
+        var options = SendOptions(
+            credentials: connection, bundleID: bundleID, tokens: tokens, environment: environment, schema: schema,
+            force: arguments.isSet(force), json: try arguments.value(format) == .json, concurrency: concurrency,
+            payloadPath: nil, headersPath: try arguments.value(headers), build: nil,
+            // Also for PAYLOAD.json (BuildFlags.read drops them when there is no --event).
+            priority: try arguments.value(BuildFlags.priority), channelID: try arguments.value(BuildFlags.channelID))
+        if let build = try BuildFlags.read(arguments) {
+            if !arguments.positionals.isEmpty { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
+            options.build = build
         } else {
-            guard a.positionals.count == 1 else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
-            o.payloadPath = a.positionals[0]
+            guard arguments.positionals.count == 1 else {
+                throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags")
+            }
+            options.payloadPath = arguments.positionals[0]
         }
-        o.priority = priority
-        o.channelID = channelID
-        return o
+        return options
     }
 }
 
@@ -124,7 +83,7 @@ struct SendOptions {
 struct SendRun {
     var options: SendOptions
 
-    func run() throws -> Int32 {
+    func run() async throws -> Int32 {
         let o = options
         // 1. Make the PushRequest (the validator runs inside) before touching the network or the key.
         guard let request = try makeRequest(), clockAllows(request) else { return 1 }
@@ -137,20 +96,16 @@ struct SendRun {
         }
 
         // 2. Credentials and connection.
-        let token: ProviderToken
-        do { token = try ProviderToken(keyFile: o.keyPath, keyID: o.keyID, teamID: o.teamID) }
-        catch { throw UsageError("\(error)") }
+        let token = try o.credentials.providerToken()
         if let w = token.keyFileWarning { printError("warning: \(w)") }
         let client = try APNsClient(environment: o.environment, token: token,
-                                    transport: HTTP2TransportConfiguration(caFile: o.caFile))
+                                    transport: HTTP2TransportConfiguration(caFile: o.credentials.caFile))
 
         // 3. Send.
         let targets = broadcast ? ["channel"] : o.tokens
         let progress = SendProgress(total: targets.count, enabled: isatty(2) == 1 && targets.count > 1)
-        let results = blockingAwait {
-            await Self.sendAll(client: client, request: request, targets: targets, broadcast: broadcast,
-                               concurrency: o.concurrency, progress: progress)
-        }
+        let results = await Self.sendAll(client: client, request: request, targets: targets, broadcast: broadcast,
+                                         concurrency: o.concurrency, progress: progress)
         progress.finish()
 
         // 4. Report.
@@ -191,7 +146,7 @@ struct SendRun {
                   + "\(counters.refused) refused by the server and resent, \(counters.goawaysReceived) GOAWAY(s), "
                   + "\(counters.resetsReceived) reset(s) received")
         }
-        blockingAwait { await client.shutdown() }
+        await client.shutdown()
         return tally.accepted == targets.count ? 0 : 1
     }
 
@@ -385,21 +340,4 @@ final class SendProgress: Sendable {
     func finish() {
         if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
     }
-}
-
-/// Runs async work from a synchronous command and waits for it.
-func blockingAwait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-    let box = Mutex<T?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let v = await work()
-        box.withLock { $0 = v }
-        done.signal()
-    }
-    done.wait()
-    return box.withLock { $0! }
-}
-
-func printError(_ message: String, terminator: String) {
-    FileHandle.standardError.write(Data((message + terminator).utf8))
 }
