@@ -28,8 +28,8 @@ struct ActivityPushCLI {
         case .finished(let status):
             exit(status)
         case .run(let command, let path, let arguments):
-            // Here, on the main thread, before any other thread starts (see StopSignals).
-            if command.stopsOnSignals { StopSignals.block() }
+            // Before the command does anything, so no signal goes uncaught once it has started (see StopSignals).
+            if command.stopsOnSignals { StopSignals.install() }
             exit(await execute(command, path: path, arguments: arguments))
         }
     }

@@ -143,8 +143,7 @@ let mockAPNsCommand = Command(
                                               maxConcurrentStreams: maxStreams, streamsBeforeProviderToken: streamsBefore,
                                               pushToStartBudget: budget, idleTimeoutSeconds: idleTimeout > 0 ? idleTimeout : nil,
                                               silentAfterIdleSeconds: silentAfterIdle, onRequest: onRequest)
-    // SIGINT / SIGTERM were blocked before any thread started (see StopSignals); the server thread inherits
-    // the mask and this command takes them below.
+    // SIGINT / SIGTERM are caught since the command started (see StopSignals) and taken below.
     raiseDescriptorLimit()
     let server: MockAPNsServer
     do {

@@ -63,9 +63,9 @@ let serveCommand = Command(
         schema: schema, bundleID: bundleID, environmentName: url ?? envName, queueEnvironment: envName,
         apiToken: (apiToken?.isEmpty ?? true) ? nil : apiToken, readMockJournal: url != nil, strict: strict)
     let api = ConsoleAPI(configuration: configuration, client: client, outbox: outbox)
-    // SIGINT / SIGTERM were blocked before any thread started (see StopSignals), so a signal sent the moment
-    // the URL is printed stays pending instead of being lost (handlers installed after the banner once let a
-    // quick SIGTERM go unanswered, and the server never stopped).
+    // SIGINT / SIGTERM are caught since the command started (see StopSignals), so a signal sent the moment the
+    // URL is printed is kept for the wait below instead of being lost (handlers installed after the banner once
+    // let a quick SIGTERM go unanswered, and the server never stopped).
     let server: ConsoleServer
     do { server = try ConsoleServer(host: host, port: port, api: api) } catch { throw UsageError("\(error)") }
 

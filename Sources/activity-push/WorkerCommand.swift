@@ -105,7 +105,7 @@ let workerCommand = Command(
     let worker = QueueWorker(store: outbox.store, sender: APNsPushSender(client: client), options: options,
                              log: { printError("worker: " + $0) })
 
-    // SIGINT / SIGTERM (blocked since the start, see StopSignals): stop claiming, finish the pushes in flight,
+    // SIGINT / SIGTERM (caught since the start, see StopSignals): stop claiming, finish the pushes in flight,
     // record them, exit.
     StopSignals.onEach { _ in worker.stop() }
     if format == .text {

@@ -15,8 +15,8 @@ struct Command: Sendable {
     let notes: String?
     /// `queue enqueue`, `queue status`: a command with subcommands has no `run` of its own.
     let subcommands: [Command]
-    /// SIGINT / SIGTERM are blocked before the command starts (threads started later inherit the mask) and taken
-    /// by ``StopSignals`` — for the servers and the worker, which stop cleanly on them.
+    /// SIGINT / SIGTERM are caught by ``StopSignals`` from before the command starts — for the servers and the
+    /// worker, which stop cleanly on them.
     let stopsOnSignals: Bool
     let run: (@Sendable (ParsedArguments) async throws -> Int32)?
 
