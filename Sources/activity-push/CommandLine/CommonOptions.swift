@@ -24,7 +24,7 @@ enum CommonOptions {
     static let credential = Option<String>(
         "--credential", valueName: "NAME",
         help: "signing key name; a push queued with a --credential is sent by a worker started with the same one",
-        default: "default")
+        default: "default", defaultText: "\"default\"")
 
     /// The schema from `--attributes`, or nil when none was given.
     static func schema(_ arguments: ParsedArguments) throws -> ActivitySchema? {
