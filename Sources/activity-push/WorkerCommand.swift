@@ -2,10 +2,12 @@ import ActivityPushAPNs
 import ActivityPushCore
 import ActivityPushQueue
 import Foundation
+import Synchronization
 
 /// `activity-push worker` — sends queued pushes with Apple's retry rules until stopped (SIGINT/SIGTERM finish
-/// the current round), or with `--drain` until nothing is due or in flight. Exit 0, or 2 on bad flags or a
-/// database / key that cannot be opened.
+/// the current round), or with `--drain` until nothing is due or in flight. Exit 0; 1 when a `--drain` run
+/// stops with pushes it could not deliver (dead-lettered, or whose last attempt APNs did not accept); 2 on bad
+/// flags or a database / key that cannot be opened.
 enum WorkerFlags {
     /// The worker's own defaults, shown in help.
     private static let defaults = WorkerOptions(environment: APNsEnvironment.sandbox.name, credential: "default",
@@ -60,38 +62,38 @@ let workerCommand = Command(
     let envName = connection.namedEnvironment.name
     try connection.requireCredentials()
     var policy = QueueRetryPolicy()
-    if let n = try arguments.value(WorkerFlags.maxAttempts) {
-        guard n >= 1 else { throw UsageError("--max-attempts must be at least 1") }
-        policy.maxAttempts = n
+    if let maxAttempts = try arguments.value(WorkerFlags.maxAttempts) {
+        guard maxAttempts >= 1 else { throw UsageError("--max-attempts must be at least 1") }
+        policy.maxAttempts = maxAttempts
     }
-    if let d = try arguments.value(WorkerFlags.serverErrorDelay) {
-        guard d >= 0 else { throw UsageError("--server-error-delay must not be negative") }
-        policy.serverErrorDelaySeconds = d
+    if let delay = try arguments.value(WorkerFlags.serverErrorDelay) {
+        guard delay >= 0 else { throw UsageError("--server-error-delay must not be negative") }
+        policy.serverErrorDelaySeconds = delay
     }
     var options = WorkerOptions(environment: envName, credential: try arguments.value(CommonOptions.credential) ?? "default",
                                 drain: arguments.isSet(WorkerFlags.drain), policy: policy)
-    if let n = try arguments.value(WorkerFlags.name) { options.name = n }
+    if let name = try arguments.value(WorkerFlags.name) { options.name = name }
     for flag in [WorkerFlags.batch, WorkerFlags.window] where arguments.isGiven(flag) {
         if let window = try arguments.value(flag) {
             guard (1...100_000).contains(window) else { throw UsageError("\(flag.spec.name) must be between 1 and 100000") }
             options.window = window
         }
     }
-    if arguments.isGiven(WorkerFlags.lease), let l = try arguments.value(WorkerFlags.lease) {
-        guard l > 0 else { throw UsageError("--lease must be positive seconds") }
-        options.leaseSeconds = l
+    if let lease = try arguments.value(WorkerFlags.lease) {
+        guard lease > 0 else { throw UsageError("--lease must be positive seconds") }
+        options.leaseSeconds = lease
     }
-    if arguments.isGiven(WorkerFlags.pushDeadline), let deadline = try arguments.value(WorkerFlags.pushDeadline) {
+    if let deadline = try arguments.value(WorkerFlags.pushDeadline) {
         guard deadline > 0 else { throw UsageError("--push-deadline must be positive seconds") }
         options.pushDeadlineSeconds = deadline
     }
-    if arguments.isGiven(WorkerFlags.databaseOutage), let outage = try arguments.value(WorkerFlags.databaseOutage) {
+    if let outage = try arguments.value(WorkerFlags.databaseOutage) {
         guard outage >= 0 else { throw UsageError("--database-outage must not be negative") }
         options.databaseOutageSeconds = outage
     }
-    if arguments.isGiven(WorkerFlags.drainWait), let w = try arguments.value(WorkerFlags.drainWait) {
-        guard w >= 0 else { throw UsageError("--drain-wait must not be negative") }
-        options.drainWaitSeconds = w
+    if let drainWait = try arguments.value(WorkerFlags.drainWait) {
+        guard drainWait >= 0 else { throw UsageError("--drain-wait must not be negative") }
+        options.drainWaitSeconds = drainWait
     }
     let connections = try arguments.value(WorkerFlags.connections) ?? 1
     let format = try arguments.value(WorkerFlags.format) ?? .text
@@ -102,8 +104,10 @@ let workerCommand = Command(
     let client = try APNsClient(environment: env, token: token,
                                 transport: HTTP2TransportConfiguration(caFile: connection.caFile, connections: max(1, connections),
                                                                        requestTimeoutSeconds: options.effectivePushDeadlineSeconds))
-    let worker = QueueWorker(store: outbox.store, sender: APNsPushSender(client: client), options: options,
-                             log: { printError("worker: " + $0) })
+    // With --drain, every answer is tallied by apns-id, so the exit status can say whether anything stayed undelivered.
+    let tally = options.drain ? DeliveryTally(sender: APNsPushSender(client: client)) : nil
+    let worker = QueueWorker(store: outbox.store, sender: tally.map { $0 as any PushSender } ?? APNsPushSender(client: client),
+                             options: options, log: { printError("worker: " + $0) })
 
     // SIGINT / SIGTERM (caught since the start, see StopSignals): stop claiming, finish the pushes in flight,
     // record them, exit.
@@ -117,19 +121,51 @@ let workerCommand = Command(
     await client.shutdown()
     outbox.store.close()
     switch result {
-    case .failure(let e):
-        printError("activity-push worker: \(e.description)")
+    case .failure(let error):
+        printError("activity-push worker: \(error.description)")
         return 2
-    case .success(let s):
+    case .success(let summary):
         if format == .json {
-            let e = JSONEncoder()
-            e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: (try? e.encode(s)) ?? Data(), as: UTF8.self))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self))
         } else {
-            print("worker \(options.name): claimed \(s.claimed), sent \(s.sent), retry later \(s.retried), refused \(s.refused), "
-                  + "may have been processed \(s.mayHaveBeenProcessed), dead \(s.dead) (not sent \(s.notSent)), "
-                  + "released \(s.released); \(s.rounds) claims, \(s.recordBatches) record batches")
+            print("worker \(options.name): claimed \(summary.claimed), sent \(summary.sent), retry later \(summary.retried), "
+                  + "refused \(summary.refused), may have been processed \(summary.mayHaveBeenProcessed), dead \(summary.dead) "
+                  + "(not sent \(summary.notSent)), released \(summary.released); \(summary.rounds) claims, "
+                  + "\(summary.recordBatches) record batches")
         }
-        return 0
+        let notAccepted = tally?.notAcceptedAtLastAttempt ?? 0
+        guard summary.dead > 0 || notAccepted > 0 else { return 0 }
+        printError("activity-push worker: --drain stopped with pushes it could not deliver: \(summary.dead) dead-lettered "
+                   + "in this run, \(notAccepted) whose last attempt APNs did not accept (dead, or queued for a later "
+                   + "retry); see `queue status` and `queue dead`")
+        return 1
+    }
+}
+
+/// A ``PushSender`` that passes every push on and keeps, per `apns-id` (one per push, the same on each retry),
+/// whether its last answer was a 2xx — so that `worker --drain` can tell a push retried and then delivered from
+/// one left undelivered.
+final class DeliveryTally: PushSender {
+    private let sender: any PushSender
+    private let acceptedByPush = Mutex<[String: Bool]>([:])
+
+    init(sender: any PushSender) { self.sender = sender }
+
+    func send(_ request: PushRequest, to target: String) async -> APNsResult {
+        let result = await sender.send(request, to: target)
+        var accepted = false
+        if case .response(let response) = result { accepted = response.isSuccess }
+        let key = (request.headers.apnsID ?? "") + " " + target
+        acceptedByPush.withLock { $0[key] = accepted }
+        return result
+    }
+
+    func refreshCredentials() async { await sender.refreshCredentials() }
+
+    /// Pushes whose last attempt got no 2xx answer.
+    var notAcceptedAtLastAttempt: Int {
+        acceptedByPush.withLock { tally in tally.values.filter { !$0 }.count }
     }
 }
