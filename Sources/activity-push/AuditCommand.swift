@@ -43,14 +43,14 @@ let auditCommand = Command(
         schema = try Inputs.schema(attributePaths)
     }
     let report: PayloadSiteReport
-    do { report = try PayloadSiteAudit(schema: schema).run(root: directory) } catch let e as DeviceLogError {
-        throw UsageError(e.description)
+    do { report = try PayloadSiteAudit(schema: schema).run(root: directory) } catch let error as DeviceLogError {
+        throw UsageError(error.description)
     }
     switch format {
     case .json: print(JSONWriter.pretty(report.json))
     case .sarif:
         print(report.sarif)
-        for s in report.skipped { printError("activity-push audit: skipped \(s.file): \(s.reason)") }
+        for skipped in report.skipped { printError("activity-push audit: skipped \(skipped.file): \(skipped.reason)") }
     default: print(report.text, terminator: "")
     }
     var status: Int32 = report.sites.contains(where: { !$0.problems.isEmpty }) ? 1 : 0

@@ -45,15 +45,15 @@ enum BenchValidate {
     @inline(never)
     static func measure(seconds: Double, _ body: () -> Void) -> (Int, Double) {
         for _ in 0..<200 { body() }  // warm up
-        var n = 0
+        var iterations = 0
         let start = DispatchTime.now().uptimeNanoseconds
         var elapsed = 0.0
         repeat {
             for _ in 0..<500 { body() }
-            n += 500
+            iterations += 500
             elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         } while elapsed < seconds
-        return (n, elapsed)
+        return (iterations, elapsed)
     }
 
     @Sendable static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -108,17 +108,19 @@ enum BenchValidate {
         let foundation = "Foundation JSONSerialization (parse only)"
         let data = Data(body)
         for _ in 0..<rounds {
-            let (nv, tv) = measure(seconds: seconds) { sink &+= validator.check(body: body, nowUnixSeconds: now).findings.count }
-            record(ours, Double(nv) / tv)
+            let (checks, checkSeconds) = measure(seconds: seconds) {
+                sink &+= validator.check(body: body, nowUnixSeconds: now).findings.count
+            }
+            record(ours, Double(checks) / checkSeconds)
             if let peers {
                 for result in peers.ajv(seconds: seconds) + (noPython ? [] : peers.python(seconds: seconds)) + [peers.simdjson(seconds: seconds)] {
                     record(result.label, result.perSecond, valid: result.valid || result.problem != nil, problem: result.problem)
                 }
             }
-            let (np, tp) = measure(seconds: seconds) {
-                if let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { sink &+= o.count }
+            let (parses, parseSeconds) = measure(seconds: seconds) {
+                if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { sink &+= object.count }
             }
-            record(foundation, Double(np) / tp)
+            record(foundation, Double(parses) / parseSeconds)
         }
 
         func median(_ label: String) -> Double? {
@@ -149,10 +151,10 @@ enum BenchValidate {
         let lines = swiftText.split(separator: "\n", omittingEmptySubsequences: false).count
         var times: [Double] = []
         for _ in 0..<200 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let s = try? SwiftSourceReader.read(sources: [(file: largeSwift, text: swiftText)])
-            sink &+= s?.types.count ?? 0
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            let started = DispatchTime.now().uptimeNanoseconds
+            let read = try? SwiftSourceReader.read(sources: [(file: largeSwift, text: swiftText)])
+            sink &+= read?.types.count ?? 0
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
         }
         times.sort()
         print(String(format: "schema read of %@ (%d lines): median %.3f ms, p99 %.3f ms (target < 5 ms)",

@@ -25,7 +25,9 @@ let buildCommand = Command(
         if case .broadcast = request.destination { headers.append((":path", .string("/4/broadcasts/apps/\(request.bundleID)"))) }
         let payload = JSONReader.read(request.body).root!.value
         print(JSONWriter.pretty(.obj([("headers", .obj(headers)), ("payload", payload)])))
-        for w in request.warnings { printError("warning: \(w.path): \(w.message) [\(w.code)]" + (w.fix.map { "\n    fix: \($0)" } ?? "")) }
+        for warning in request.warnings {
+            printError("warning: \(warning.path): \(warning.message) [\(warning.code)]" + (warning.fix.map { "\n    fix: \($0)" } ?? ""))
+        }
         return 0
     } catch let error as PushBuildError {
         let report = ValidationReport(findings: error.findings)

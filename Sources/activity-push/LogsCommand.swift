@@ -59,8 +59,8 @@ let logsCommand = Command(
         let journal: [SendJournalEntry]
         // Read whole, so capped: a journal covering one log capture is far below it.
         let bytes = try Inputs.bytes(journalPath, limit: Inputs.readLimit)
-        do { journal = try SendJournalEntry.readJournal(bytes: bytes, file: journalPath) } catch let e as DeviceLogError {
-            throw UsageError(e.description)
+        do { journal = try SendJournalEntry.readJournal(bytes: bytes, file: journalPath) } catch let error as DeviceLogError {
+            throw UsageError(error.description)
         }
         var schema: ActivitySchema?
         if !attributePaths.isEmpty {
@@ -117,36 +117,38 @@ let logsCommand = Command(
         if unreadable > 0 {
             printError("activity-push logs: \(unreadable) part(s) of the log could not be read; the events above may be incomplete")
         }
-    } catch let e as DeviceLogError {
+    } catch let error as DeviceLogError {
         out.discard()
-        throw UsageError(e.description)
+        throw UsageError(error.description)
     }
     return rejections > 0 ? 1 : 0
 }
 
-private func textLines(_ e: LiveActivityLogEvent) -> String {
-    let where_ = e.index.map { "#\($0)" } ?? e.line.map { "line \($0)" } ?? ""
-    var s = "\(e.time)  \(e.kind)  (\(where_))\n    \(e.process): \(e.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
-    if let b = e.bundle { s += "    bundle: \(b)\n" }
-    if let p = LogLineCatalog.pattern(of: e.kind), !p.isInformational {
-        if !p.payloadCauses.isEmpty {
-            s += "    likely payload causes: \(p.payloadCauses.map(\.rawValue).joined(separator: ", "))\n"
+private func textLines(_ event: LiveActivityLogEvent) -> String {
+    let location = event.index.map { "#\($0)" } ?? event.line.map { "line \($0)" } ?? ""
+    var text = "\(event.time)  \(event.kind)  (\(location))\n    \(event.process): \(event.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
+    if let bundle = event.bundle { text += "    bundle: \(bundle)\n" }
+    if let pattern = LogLineCatalog.pattern(of: event.kind), !pattern.isInformational {
+        if !pattern.payloadCauses.isEmpty {
+            text += "    likely payload causes: \(pattern.payloadCauses.map(\.rawValue).joined(separator: ", "))\n"
         }
-        if !p.deliveryCauses.isEmpty { s += "    likely delivery causes: \(p.deliveryCauses.joined(separator: ", "))\n" }
+        if !pattern.deliveryCauses.isEmpty { text += "    likely delivery causes: \(pattern.deliveryCauses.joined(separator: ", "))\n" }
     }
-    if let p = e.pairing {
-        s += "    \(p.summary(at: e.time))\n"
-        for f in p.causes { s += "      \(f.code) \(f.path): \(f.message)\(f.fix.map { " — fix: \($0)" } ?? "")\n" }
+    if let pairing = event.pairing {
+        text += "    \(pairing.summary(at: event.time))\n"
+        for finding in pairing.causes {
+            text += "      \(finding.code) \(finding.path): \(finding.message)\(finding.fix.map { " — fix: \($0)" } ?? "")\n"
+        }
     }
-    return s
+    return text
 }
 
 /// Collects output and writes it to stdout in large blocks (events stream out as they are found).
-final class BufferedStdout: @unchecked Sendable {
+final class BufferedStdout {
     private var buffer: [UInt8] = []
     private var wroteAny = false
-    func write(_ s: String) {
-        buffer += s.utf8
+    func write(_ text: String) {
+        buffer += text.utf8
         if buffer.count >= 1 << 16 { flush() }
     }
     /// Lets a writer append bytes directly.

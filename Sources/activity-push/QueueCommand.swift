@@ -58,23 +58,18 @@ enum QueueCLI {
     static let journalLimit = Option<Int>.integer("--limit", help: "rows to show", default: 1000)
 
     static func open(_ arguments: ParsedArguments) throws -> Outbox {
-        do { return try Outbox.open(database: arguments.value(CommonOptions.database)) } catch let error as UsageError {
-            throw error
-        } catch {
-            throw UsageError("\(error)")
-        }
+        do { return try Outbox.open(database: arguments.value(CommonOptions.database)) } catch { throw UsageError("\(error)") }
     }
 
     static func json(_ value: some Encodable) -> String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: e.encode(value), as: UTF8.self)) ?? "{}"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
 
-    static func time(_ unix: Double?) -> String {
-        guard let unix else { return "-" }
-        let f = ISO8601DateFormatter()
-        return f.string(from: Date(timeIntervalSince1970: unix))
+    static func time(_ unixSeconds: Double?) -> String {
+        guard let unixSeconds else { return "-" }
+        return ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: unixSeconds))
     }
 
     // MARK: enqueue
@@ -84,7 +79,7 @@ enum QueueCLI {
         let tokens = try DeviceTokenFlags.read(arguments)
         let schema = try CommonOptions.schema(arguments)
         let environment = try arguments.value(APNsConnectionOptions.environment) ?? .sandbox
-        let env = environment.name
+        let environmentName = environment.name
         let credential = try arguments.value(CommonOptions.credential) ?? "default"
         let notBefore = try arguments.value(notBefore)
         let json = try arguments.value(format) == .json
@@ -92,7 +87,6 @@ enum QueueCLI {
         let priority = try arguments.value(BuildFlags.priority)
         let channelID = try arguments.value(BuildFlags.channelID)
         let build = try BuildFlags.read(arguments)
-        var outbox: Outbox?
         let databaseFlag = try arguments.value(CommonOptions.database)
 
         // 1. The push, checked by the validator (inside the builder or the stored-bytes initialiser).
@@ -117,8 +111,8 @@ enum QueueCLI {
                 catch { return refused(error, files: files, json: json) }
             }
         }
-        for w in request.warnings where !json {
-            printError("warning: \(w.path): \(w.message) [\(w.code)]" + (w.fix.map { "\n    fix: \($0)" } ?? ""))
+        for warning in request.warnings where !json {
+            printError("warning: \(warning.path): \(warning.message) [\(warning.code)]" + (warning.fix.map { "\n    fix: \($0)" } ?? ""))
         }
         if case .device = request.destination, tokens.isEmpty {
             throw UsageError("give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)")
@@ -126,26 +120,27 @@ enum QueueCLI {
         if case .broadcast = request.destination, !tokens.isEmpty { throw UsageError("a broadcast (--channel-id) takes no --token") }
 
         // 2. Store, one push per token, in one transaction.
+        let outbox: Outbox
         do { outbox = try Outbox.open(database: databaseFlag) } catch { throw UsageError(error.description) }
         let ids: [Int64]
         do {
-            ids = try outbox!.enqueue(request, to: tokens, environment: env, credential: credential, notBeforeUnixSeconds: notBefore)
+            ids = try outbox.enqueue(request, to: tokens, environment: environmentName, credential: credential, notBeforeUnixSeconds: notBefore)
         } catch { throw UsageError(error.description) }
-        let location = outbox!.store.location
-        outbox!.store.close()
+        let location = outbox.store.location
+        outbox.store.close()
         if json {
             struct Out: Encodable { var queued: Int; var ids: [Int64]; var database: String; var environment: String; var credential: String; var event: String }
-            print(Self.json(Out(queued: ids.count, ids: ids, database: location, environment: env, credential: credential,
+            print(Self.json(Out(queued: ids.count, ids: ids, database: location, environment: environmentName, credential: credential,
                                 event: request.event.rawValue)))
         } else {
             let range = ids.count == 1 ? "id \(ids[0])" : "ids \(ids.first ?? 0)…\(ids.last ?? 0)"
-            print("queued \(ids.count) \(request.event) push\(ids.count == 1 ? "" : "es") (\(range)) in \(location) for \(env), credential \(credential)")
+            print("queued \(ids.count) \(request.event) push\(ids.count == 1 ? "" : "es") (\(range)) in \(location) for \(environmentName), credential \(credential)")
         }
         return 0
     }
 
-    private static func refused(_ e: PushBuildError, files: ReportFormatter.Files, json: Bool) -> Int32 {
-        let report = ValidationReport(findings: e.findings)
+    private static func refused(_ error: PushBuildError, files: ReportFormatter.Files, json: Bool) -> Int32 {
+        let report = ValidationReport(findings: error.findings)
         if json { printError(ReportFormatter.json(report, pretty: false)) }
         else { FileHandle.standardError.write(Data(ReportFormatter.text(report, files: files).utf8)) }
         printError("activity-push queue enqueue: refused — fix the errors above; nothing was queued")
@@ -159,27 +154,27 @@ enum QueueCLI {
         let outbox = try open(arguments)
         defer { outbox.store.close() }
         let now = Date().timeIntervalSince1970
-        let st: QueueStatus
-        do { st = try outbox.store.status(nowUnixSeconds: now) } catch { throw UsageError(error.description) }
+        let status: QueueStatus
+        do { status = try outbox.store.status(nowUnixSeconds: now) } catch { throw UsageError(error.description) }
         if json {
             struct Out: Encodable { var database: String; var status: QueueStatus }
-            print(Self.json(Out(database: outbox.store.location, status: st)))
+            print(Self.json(Out(database: outbox.store.location, status: status)))
             return 0
         }
         print("queue \(outbox.store.location)")
-        for s in PushState.all {
-            var line = "  " + s.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(st.counts[s.rawValue] ?? 0)
-            if s == .pending {
-                line += "   (due now \(st.due)" + (st.oldestDueUnixSeconds.map { ", oldest due since \(time($0))" } ?? "")
-                line += (st.nextRetryUnixSeconds.map { "; next retry \(time($0))" } ?? "") + ")"
+        for state in PushState.all {
+            var line = "  " + state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(status.counts[state.rawValue] ?? 0)
+            if state == .pending {
+                line += "   (due now \(status.due)" + (status.oldestDueUnixSeconds.map { ", oldest due since \(time($0))" } ?? "")
+                line += (status.nextRetryUnixSeconds.map { "; next retry \(time($0))" } ?? "") + ")"
             }
             print(line)
         }
-        if !st.deadByReason.isEmpty {
+        if !status.deadByReason.isEmpty {
             print("dead letters by reason:")
-            for (r, n) in st.deadByReason.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) { print("  \(r)  \(n)") }
+            for (reason, count) in status.deadByReason.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) { print("  \(reason)  \(count)") }
         }
-        print("inactive tokens (410): \(st.inactiveTokens)   journal rows: \(st.attempts)")
+        print("inactive tokens (410): \(status.inactiveTokens)   journal rows: \(status.attempts)")
         return 0
     }
 
@@ -195,8 +190,8 @@ enum QueueCLI {
         defer { outbox.store.close() }
         do {
             if retry {
-                let n = try outbox.store.requeueDead(ids: ids.isEmpty ? nil : ids, nowUnixSeconds: Date().timeIntervalSince1970)
-                if json { print(#"{"requeued":\#(n)}"#) } else { print("requeued \(n) dead letter\(n == 1 ? "" : "s") (due now, same bytes and apns-id)") }
+                let count = try outbox.store.requeueDead(ids: ids.isEmpty ? nil : ids, nowUnixSeconds: Date().timeIntervalSince1970)
+                if json { print(#"{"requeued":\#(count)}"#) } else { print("requeued \(count) dead letter\(count == 1 ? "" : "s") (due now, same bytes and apns-id)") }
                 return 0
             }
             let letters = try outbox.store.deadLetters(limit: limit)
@@ -206,8 +201,8 @@ enum QueueCLI {
                 print("no dead letters in \(outbox.store.location)")
             } else {
                 print("id\tevent\ttoken\tattempts\tstatus\treason\tapns-id\tsince")
-                for d in letters {
-                    print("\(d.id)\t\(d.event)\t\(d.tokenRedacted)\t\(d.attempts)\t\(d.lastStatus.map(String.init) ?? "-")\t\(d.reason)\t\(d.apnsID)\t\(time(d.updatedUnixSeconds))")
+                for letter in letters {
+                    print("\(letter.id)\t\(letter.event)\t\(letter.tokenRedacted)\t\(letter.attempts)\t\(letter.lastStatus.map(String.init) ?? "-")\t\(letter.reason)\t\(letter.apnsID)\t\(time(letter.updatedUnixSeconds))")
                 }
             }
         } catch {
@@ -223,9 +218,9 @@ enum QueueCLI {
         guard arguments.isSet(purgeDead) else { throw UsageError("say what to purge: --dead (dead letters and their journal rows)") }
         let outbox = try open(arguments)
         defer { outbox.store.close() }
-        let n: Int
-        do { n = try outbox.store.purgeDead() } catch { throw UsageError(error.description) }
-        if json { print(#"{"purged":\#(n)}"#) } else { print("purged \(n) dead letter\(n == 1 ? "" : "s") from \(outbox.store.location)") }
+        let count: Int
+        do { count = try outbox.store.purgeDead() } catch { throw UsageError(error.description) }
+        if json { print(#"{"purged":\#(count)}"#) } else { print("purged \(count) dead letter\(count == 1 ? "" : "s") from \(outbox.store.location)") }
         return 0
     }
 
@@ -240,12 +235,12 @@ enum QueueCLI {
         let rows: [AttemptRecord]
         do { rows = try outbox.store.journal(pushID: id, limit: limit) } catch { throw UsageError(error.description) }
         if json {
-            for r in rows { print(Self.json(r)) }
+            for row in rows { print(Self.json(row)) }
             return 0
         }
         print("time\tpush\ttoken\toutcome\tstatus\treason\tapns-id\tapns-unique-id\tlatency-ms\tnote")
-        for r in rows {
-            print("\(time(r.atUnixSeconds))\t\(r.pushID)\t\(r.tokenRedacted)\t\(r.outcome)\t\(r.status.map(String.init) ?? "-")\t\(r.reason ?? "-")\t\(r.apnsID)\t\(r.apnsUniqueID ?? "-")\t\(r.latencyMilliseconds.map { String(format: "%.1f", $0) } ?? "-")\t\(r.note ?? "")")
+        for row in rows {
+            print("\(time(row.atUnixSeconds))\t\(row.pushID)\t\(row.tokenRedacted)\t\(row.outcome)\t\(row.status.map(String.init) ?? "-")\t\(row.reason ?? "-")\t\(row.apnsID)\t\(row.apnsUniqueID ?? "-")\t\(row.latencyMilliseconds.map { String(format: "%.1f", $0) } ?? "-")\t\(row.note ?? "")")
         }
         return 0
     }

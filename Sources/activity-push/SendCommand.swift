@@ -84,64 +84,64 @@ struct SendRun {
     var options: SendOptions
 
     func run() async throws -> Int32 {
-        let o = options
         // 1. Make the PushRequest (the validator runs inside) before touching the network or the key.
         guard let request = try makeRequest(), clockAllows(request) else { return 1 }
         let broadcast: Bool
         if case .broadcast = request.destination { broadcast = true } else { broadcast = false }
-        if broadcast && !o.tokens.isEmpty { throw UsageError("a broadcast (--channel-id) takes no --token") }
-        if !broadcast && o.tokens.isEmpty { throw UsageError("give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)") }
-        for w in request.warnings where !o.json {
-            printError("warning: \(w.path): \(w.message) [\(w.code)]" + (w.fix.map { "\n    fix: \($0)" } ?? ""))
+        if broadcast && !options.tokens.isEmpty { throw UsageError("a broadcast (--channel-id) takes no --token") }
+        if !broadcast && options.tokens.isEmpty { throw UsageError("give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)") }
+        for warning in request.warnings where !options.json {
+            printError("warning: \(warning.path): \(warning.message) [\(warning.code)]" + (warning.fix.map { "\n    fix: \($0)" } ?? ""))
         }
 
         // 2. Credentials and connection.
-        let token = try o.credentials.providerToken()
-        if let w = token.keyFileWarning { printError("warning: \(w)") }
-        let client = try APNsClient(environment: o.environment, token: token,
-                                    transport: HTTP2TransportConfiguration(caFile: o.credentials.caFile))
+        let token = try options.credentials.providerToken()
+        if let warning = token.keyFileWarning { printError("warning: \(warning)") }
+        let client = try APNsClient(environment: options.environment, token: token,
+                                    transport: HTTP2TransportConfiguration(caFile: options.credentials.caFile))
 
         // 3. Send.
-        let targets = broadcast ? ["channel"] : o.tokens
+        let targets = broadcast ? ["channel"] : options.tokens
         let progress = SendProgress(total: targets.count, enabled: isatty(2) == 1 && targets.count > 1)
         let results = await Self.sendAll(client: client, request: request, targets: targets, broadcast: broadcast,
-                                         concurrency: o.concurrency, progress: progress)
+                                         concurrency: options.concurrency, progress: progress)
         progress.finish()
 
         // 4. Report.
         var summary: [String: Int] = [:]
         var tally = SendTally()
         for (target, result) in zip(targets, results) {
-            let d = result.disposition()
+            let disposition = result.disposition()
             tally.add(result)
             let label: String
             switch result {
-            case .response(let r): label = "\(r.status) " + (r.reason?.rawValue ?? (r.isSuccess ? "accepted" : "no reason"))
-            case .failure(let e): label = "no response: \(e.kind)"
+            case .response(let response):
+                label = "\(response.status) " + (response.reason?.rawValue ?? (response.isSuccess ? "accepted" : "no reason"))
+            case .failure(let failure): label = "no response: \(failure.kind)"
             }
-            summary["\(label) → \(d.name)", default: 0] += 1
-            if o.json {
+            summary["\(label) → \(disposition.name)", default: 0] += 1
+            if options.json {
                 print(Self.jsonLine(target: broadcast ? (request.headers.channelID ?? "") : target,
-                                    broadcast: broadcast, result: result, disposition: d))
-            } else if targets.count <= 20 || d != .accepted {
+                                    broadcast: broadcast, result: result, disposition: disposition))
+            } else if targets.count <= 20 || disposition != .accepted {
                 var line = "\(broadcast ? "channel" : DeviceToken.redacted(target))  "
                 switch result {
-                case .response(let r):
-                    line += "\(r.status) \(r.reason?.rawValue ?? "")".trimmingCharacters(in: .whitespaces)
-                    if let id = r.apnsID { line += "  apns-id \(id)" }
-                    if let u = r.uniqueID { line += "  apns-unique-id \(u)" }
-                    if let ts = r.timestampMilliseconds { line += "  token invalid since \(ts) ms" }
-                case .failure(let e):
-                    line += e.description
-                    if let id = e.apnsID { line += "  apns-id \(id)" }
+                case .response(let response):
+                    line += "\(response.status) \(response.reason?.rawValue ?? "")".trimmingCharacters(in: .whitespaces)
+                    if let id = response.apnsID { line += "  apns-id \(id)" }
+                    if let uniqueID = response.uniqueID { line += "  apns-unique-id \(uniqueID)" }
+                    if let invalidSince = response.timestampMilliseconds { line += "  token invalid since \(invalidSince) ms" }
+                case .failure(let failure):
+                    line += failure.description
+                    if let id = failure.apnsID { line += "  apns-id \(id)" }
                 }
-                print(line + "  [\(d)]")
+                print(line + "  [\(disposition)]")
             }
         }
         let counters = client.transport.statistics
-        if !o.json {
-            print("summary: \(targets.count) \(broadcast ? "broadcast" : targets.count == 1 ? "token" : "tokens") for \(o.environment): " + tally.description)
-            for (k, v) in summary.sorted(by: { $0.value > $1.value }) { print("  \(v)\t\(k)") }
+        if !options.json {
+            print("summary: \(targets.count) \(broadcast ? "broadcast" : targets.count == 1 ? "token" : "tokens") for \(options.environment): " + tally.description)
+            for (outcome, count) in summary.sorted(by: { $0.value > $1.value }) { print("  \(count)\t\(outcome)") }
             print("  transport: \(counters.connectionsOpened) connection(s), \(counters.streamsOpened) stream(s), "
                   + "\(counters.refused) refused by the server and resent, \(counters.goawaysReceived) GOAWAY(s), "
                   + "\(counters.resetsReceived) reset(s) received")
@@ -168,39 +168,38 @@ struct SendRun {
     /// The push to send: from build flags through the builder, or from PAYLOAD.json through
     /// `PushRequest(bundleID:storedHeaders:body:schema:)`. Prints findings and returns nil when refused.
     private func makeRequest() throws -> PushRequest? {
-        let o = options
         let files: ReportFormatter.Files
         let attempt: (ActivitySchema?) throws(PushBuildError) -> PushRequest
-        if let build = o.build {
-            let made = try build.push(bundleID: o.bundleID, schema: o.schema)
+        if let build = options.build {
+            let made = try build.push(bundleID: options.bundleID, schema: options.schema)
             files = .init(payload: "<built payload>")
             attempt = { schema throws(PushBuildError) in try made.get().build(schema: schema) }
         } else {
-            let path = o.payloadPath!
+            guard let path = options.payloadPath else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
             let body = try Inputs.bytes(path)
             var headers: APNsHeaders
             var positions: [String: SourcePosition] = [:]
-            if let hp = o.headersPath {
-                (headers, positions) = try Inputs.headers(hp)
+            if let headersPath = options.headersPath {
+                (headers, positions) = try Inputs.headers(headersPath)
             } else {
-                headers = .liveActivity(bundleID: o.bundleID, broadcastChannelID: o.channelID,
-                                        priority: APNsPriority(rawValue: o.priority ?? 10))
+                headers = .liveActivity(bundleID: options.bundleID, broadcastChannelID: options.channelID,
+                                        priority: APNsPriority(rawValue: options.priority ?? 10))
             }
-            files = .init(payload: path, headers: o.headersPath, headerPositions: positions)
+            files = .init(payload: path, headers: options.headersPath, headerPositions: positions)
             attempt = { schema throws(PushBuildError) in
-                try PushRequest(bundleID: o.bundleID, storedHeaders: headers, body: body, schema: schema)
+                try PushRequest(bundleID: options.bundleID, storedHeaders: headers, body: body, schema: schema)
             }
         }
         do {
-            return try attempt(o.schema)
-        } catch let e {
-            let report = ValidationReport(findings: e.findings)
-            if o.json { printError(ReportFormatter.json(report, pretty: false)) }
+            return try attempt(options.schema)
+        } catch {
+            let report = ValidationReport(findings: error.findings)
+            if options.json { printError(ReportFormatter.json(report, pretty: false)) }
             else { printError(ReportFormatter.text(report, files: files), terminator: "") }
             // Without the schema only APNs-level and payload-shape rules remain; those can never be forced.
-            let forcible: PushRequest? = o.schema == nil ? nil : (try? attempt(nil))
-            guard o.force, let forced = forcible else {
-                if o.force || forcible == nil {
+            let forcible: PushRequest? = options.schema == nil ? nil : (try? attempt(nil))
+            guard options.force, let forced = forcible else {
+                if options.force || forcible == nil {
                     printError("activity-push send: refused — fix the errors above (they break Apple's payload or header rules; --force cannot send them)")
                 } else {
                     printError("activity-push send: refused — fix the errors above, or --force to send despite these schema findings")
@@ -261,20 +260,20 @@ struct SendRun {
     static func jsonLine(target: String, broadcast: Bool, result: APNsResult, disposition: APNsDisposition) -> String {
         var fields: [(String, JSONValue)] = [(broadcast ? "channel" : "token", .string(broadcast ? target : DeviceToken.redacted(target)))]
         switch result {
-        case .response(let r):
-            fields.append(("status", .int(r.status)))
-            fields.append(("reason", r.reason.map { .string($0.rawValue) } ?? .null))
-            fields.append((APNsHeaderName.id.rawValue, r.apnsID.map { .string($0) } ?? .null))
-            if let u = r.uniqueID { fields.append((APNsHeaderName.uniqueID.rawValue, .string(u))) }
-            if let ts = r.timestampMilliseconds { fields.append(("timestamp", .int(Int(ts)))) }
-        case .failure(let e):
+        case .response(let response):
+            fields.append(("status", .int(response.status)))
+            fields.append(("reason", response.reason.map { .string($0.rawValue) } ?? .null))
+            fields.append((APNsHeaderName.id.rawValue, response.apnsID.map { .string($0) } ?? .null))
+            if let uniqueID = response.uniqueID { fields.append((APNsHeaderName.uniqueID.rawValue, .string(uniqueID))) }
+            if let invalidSince = response.timestampMilliseconds { fields.append(("timestamp", .int(Int(invalidSince)))) }
+        case .failure(let failure):
             fields.append(("status", .null))
             fields.append(("reason", .null))
-            fields.append((APNsHeaderName.id.rawValue, e.apnsID.map { .string($0) } ?? .null))
-            fields.append(("error", .string(e.description)))
+            fields.append((APNsHeaderName.id.rawValue, failure.apnsID.map { .string($0) } ?? .null))
+            fields.append(("error", .string(failure.description)))
         }
         fields.append(("class", .string(disposition.name)))
-        if case .retry(let s) = disposition { fields.append(("retry-after", .double(s))) }
+        if case .retry(let seconds) = disposition { fields.append(("retry-after", .double(seconds))) }
         return JSONWriter.compact(.obj(fields))
     }
 }
@@ -290,9 +289,9 @@ struct SendTally: CustomStringConvertible {
 
     mutating func add(_ result: APNsResult) {
         switch result {
-        case .response(let r): if r.isSuccess { accepted += 1 } else { rejected += 1 }
-        case .failure(let e):
-            switch e.kind {
+        case .response(let response): if response.isSuccess { accepted += 1 } else { rejected += 1 }
+        case .failure(let failure):
+            switch failure.kind {
             case .refused: refused += 1
             case .mayHaveBeenProcessed: mayHaveBeenProcessed += 1
             default: notSent += 1
@@ -323,18 +322,18 @@ final class SendProgress: Sendable {
 
     func tick() {
         guard enabled else { return }
-        let (n, draw) = done.withLock { s -> (Int, Bool) in
-            s.count += 1
+        let (count, draw) = done.withLock { state -> (Int, Bool) in
+            state.count += 1
             let now = Date().timeIntervalSince1970
-            let draw = now - s.lastDraw > 0.1 || s.count == total
-            if draw { s.lastDraw = now }
-            return (s.count, draw)
+            let draw = now - state.lastDraw > 0.1 || state.count == total
+            if draw { state.lastDraw = now }
+            return (state.count, draw)
         }
         guard draw else { return }
         let width = 30
-        let filled = total == 0 ? width : width * n / total
+        let filled = total == 0 ? width : width * count / total
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(n)/\(total)".utf8))
+        FileHandle.standardError.write(Data("\r[\(bar)] \(count)/\(total)".utf8))
     }
 
     func finish() {

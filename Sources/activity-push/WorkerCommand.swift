@@ -51,6 +51,8 @@ let workerCommand = Command(
     notes: """
     --env picks which queued pushes to send (their --env at enqueue) and the APNs host; SIGINT / SIGTERM stop
     claiming, finish the pushes in flight, record them and exit.
+    exit: 0; 1 when a --drain run stops with pushes it could not deliver (dead-lettered, or whose last attempt
+    APNs did not accept); 2 bad flags, or a database / key that cannot be opened
     Retry rules (Apple's table, first match wins → what the queue does):
     \(QueueRetryPolicy().tableLines().joined(separator: "\n"))
     """,
