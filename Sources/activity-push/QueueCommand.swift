@@ -15,7 +15,7 @@ let queueCommand = Command(
                 synopsis: ["--bundle-id ID (--token HEX ... | --tokens-file FILE)",
                            "(PAYLOAD.json [--headers HEADERS.json] | --event … [build flags]) [options]"],
                 groups: [OptionGroup(CommonOptions.database, CommonOptions.bundleID(), CommonOptions.attributes,
-                                     QueueCLI.headers, APNsConnectionOptions.environment, CommonOptions.credential,
+                                     CommonOptions.headers, APNsConnectionOptions.environment, CommonOptions.credential,
                                      QueueCLI.notBefore, QueueCLI.format),
                          DeviceTokenFlags.group, BuildFlags.group],
                 notes: """
@@ -40,8 +40,6 @@ let queueCommand = Command(
 
 enum QueueCLI {
     static let format = Option<OutputFormat>.format([.text, .json], default: .text)
-    static let headers = Option<String>(
-        "--headers", valueName: "FILE", help: "with PAYLOAD.json: APNs headers as a JSON object (default: built from flags)")
     static let notBefore = Option<Double>.decimal("--not-before", valueName: "UNIX", help: "do not send before this time (UNIX seconds)")
     static let deadLimit = Option<Int>.integer("--limit", help: "dead letters to list", default: 100)
     static let retry = Flag("--retry", help: "put dead letters back (all, or those given with --id); clears the inactive\n"
@@ -83,7 +81,7 @@ enum QueueCLI {
         let credential = try arguments.value(CommonOptions.credential) ?? "default"
         let notBefore = try arguments.value(notBefore)
         let json = try arguments.value(format) == .json
-        let headersPath = try arguments.value(headers)
+        let headersPath = try arguments.value(CommonOptions.headers)
         let priority = try arguments.value(BuildFlags.priority)
         let channelID = try arguments.value(BuildFlags.channelID)
         let build = try BuildFlags.read(arguments)

@@ -11,7 +11,7 @@ let sendCommand = Command(
     synopsis: ["--auth-key AuthKey_KEYID.p8 --team-id TEAMID --bundle-id ID",
                "(--token HEX ... | --tokens-file FILE | --channel-id ID)",
                "(PAYLOAD.json [--headers HEADERS.json] | --event … [build flags]) [options]"],
-    groups: [OptionGroup(CommonOptions.bundleID(), CommonOptions.attributes, SendOptions.headers, SendOptions.force,
+    groups: [OptionGroup(CommonOptions.bundleID(), CommonOptions.attributes, CommonOptions.headers, SendOptions.force,
                          SendOptions.format, SendOptions.concurrency, SendOptions.port, SendOptions.broadcastURL),
              APNsConnectionOptions.group, DeviceTokenFlags.group, BuildFlags.group],
     notes: "exit: 0 all accepted, 1 refused or any token not accepted, 2 could not start (bad flags, key, file)"
@@ -22,8 +22,6 @@ let sendCommand = Command(
 
 /// Every `send` option, read and checked before anything is sent.
 struct SendOptions {
-    static let headers = Option<String>(
-        "--headers", valueName: "FILE", help: "with PAYLOAD.json: APNs headers as a JSON object (default: built from flags)")
     static let force = Flag("--force", help: "send despite findings from the app's schema (APNs-level errors still refuse)")
     static let format = Option<OutputFormat>.format(
         [.text, .json], default: .text, help: "json: one line per token (redacted token, status, reason, apns-id, class)")
@@ -63,7 +61,7 @@ struct SendOptions {
         var options = SendOptions(
             credentials: connection, bundleID: bundleID, tokens: tokens, environment: environment, schema: schema,
             force: arguments.isSet(force), json: try arguments.value(format) == .json, concurrency: concurrency,
-            payloadPath: nil, headersPath: try arguments.value(headers), build: nil,
+            payloadPath: nil, headersPath: try arguments.value(CommonOptions.headers), build: nil,
             // Also for PAYLOAD.json (BuildFlags.read drops them when there is no --event).
             priority: try arguments.value(BuildFlags.priority), channelID: try arguments.value(BuildFlags.channelID))
         if let build = try BuildFlags.read(arguments) {

@@ -26,6 +26,10 @@ enum CommonOptions {
         help: "signing key name; a push queued with a --credential is sent by a worker started with the same one",
         default: "default", defaultText: "\"default\"")
 
+    /// `--headers FILE` beside a PAYLOAD.json (`send`, `queue enqueue`).
+    static let headers = Option<String>(
+        "--headers", valueName: "FILE", help: "with PAYLOAD.json: APNs headers as a JSON object (default: built from flags)")
+
     /// The schema from `--attributes`, or nil when none was given.
     static func schema(_ arguments: ParsedArguments) throws -> ActivitySchema? {
         try Inputs.schema(arguments.values(attributes))
