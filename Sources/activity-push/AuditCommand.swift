@@ -31,7 +31,7 @@ let auditCommand = Command(
           unreadable DIR
     """
 ) { arguments in
-    let format = try arguments.value(AuditOptions.format) ?? .text
+    let format = try arguments.defaultedValue(AuditOptions.format)
     let maxSites = try arguments.value(AuditOptions.maxSites)
     let allowSkipped = arguments.isSet(AuditOptions.allowSkipped)
     let attributePaths = try arguments.values(AuditOptions.attributes)

@@ -57,8 +57,8 @@ enum BenchValidate {
     }
 
     @Sendable static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let seconds = try arguments.value(Self.seconds) ?? 1
-        let rounds = max(1, try arguments.value(Self.rounds) ?? 3)
+        let seconds = try arguments.defaultedValue(Self.seconds)
+        let rounds = max(1, try arguments.defaultedValue(Self.rounds))
         let iterations = try arguments.value(Self.iterations)
         let payloadPath = try arguments.value(payload) ?? fixture("bench/start-1k.json")
         let attributesPath = try arguments.value(attributes) ?? fixture("bench/DeliveryAttributes.swift")

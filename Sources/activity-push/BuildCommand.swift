@@ -12,7 +12,7 @@ let buildCommand = Command(
 ) { arguments in
     let schema = try CommonOptions.schema(arguments)
     let bundleID = try arguments.value(CommonOptions.bundleID())
-    let format = try arguments.value(buildFormat) ?? .json
+    let format = try arguments.defaultedValue(buildFormat)
     guard let flags = try BuildFlags.read(arguments) else { throw UsageError("--event start|update|end is required") }
     try arguments.expectNoPositionals()
     if let bundleID, bundleID.isEmpty || bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) {

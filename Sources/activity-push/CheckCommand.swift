@@ -35,7 +35,7 @@ let checkCommand = Command(
     let now = try arguments.value(CheckOptions.now) ?? Date().timeIntervalSince1970
     guard now >= 0, now < 100_000_000_000 else { throw UsageError("--now is UNIX seconds (e.g. 1767225600), got \(now)") }
     let strict = arguments.isSet(CheckOptions.strict)
-    let format = try arguments.value(CheckOptions.format) ?? .text
+    let format = try arguments.defaultedValue(CheckOptions.format)
     guard let payloadPath = arguments.positionals.first, arguments.positionals.count == 1 else {
         throw UsageError("give exactly one PAYLOAD.json (or - for standard input)")
     }

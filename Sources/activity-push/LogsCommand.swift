@@ -46,7 +46,7 @@ let logsCommand = Command(
     exit: 0 no rejection, 1 rejections found, 2 unreadable input or unknown format
     """
 ) { arguments in
-    let format = try arguments.value(LogsOptions.format) ?? .text
+    let format = try arguments.defaultedValue(LogsOptions.format)
     let since = try arguments.value(LogsOptions.since)
     let bundleID = try arguments.value(LogsOptions.bundleID)
     let journalPath = try arguments.value(LogsOptions.journal)

@@ -82,8 +82,8 @@ let mockAPNsCommand = Command(
 )
 
 @Sendable private func runMockAPNs(_ arguments: ParsedArguments) async throws -> Int32 {
-    let host = try arguments.value(MockAPNsOptions.host) ?? "127.0.0.1"
-    let port = try arguments.value(MockAPNsOptions.port) ?? 0
+    let host = try arguments.defaultedValue(MockAPNsOptions.host)
+    let port = try arguments.defaultedValue(MockAPNsOptions.port)
     let h2c = arguments.isSet(MockAPNsOptions.h2c)
     let tlsDirGiven = try arguments.value(MockAPNsOptions.tlsDirectory)
     let tlsDir = tlsDirGiven ?? ".mock-apns-tls"
@@ -94,11 +94,11 @@ let mockAPNsCommand = Command(
     let acceptAny = arguments.isSet(MockAPNsOptions.acceptAnyToken)
     let journal = try arguments.value(MockAPNsOptions.journal)
     let faultSpec = try arguments.value(MockAPNsOptions.faults)
-    let maxStreams = try arguments.value(MockAPNsOptions.maxConcurrentStreams) ?? 1000
-    let budget = try arguments.value(MockAPNsOptions.pushToStartBudget) ?? 10
-    let streamsBefore = try arguments.value(MockAPNsOptions.streamsBeforeToken) ?? 1
+    let maxStreams = try arguments.defaultedValue(MockAPNsOptions.maxConcurrentStreams)
+    let budget = try arguments.defaultedValue(MockAPNsOptions.pushToStartBudget)
+    let streamsBefore = try arguments.defaultedValue(MockAPNsOptions.streamsBeforeToken)
     let quiet = arguments.isSet(MockAPNsOptions.quiet)
-    let idleTimeout = try arguments.value(MockAPNsOptions.idleTimeout) ?? 300
+    let idleTimeout = try arguments.defaultedValue(MockAPNsOptions.idleTimeout)
     let silentAfterIdle = try arguments.value(MockAPNsOptions.silentAfterIdle)
     try arguments.expectNoPositionals()
     guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }

@@ -76,9 +76,9 @@ enum QueueCLI {
         guard let bundleID = try arguments.value(CommonOptions.bundleID()) else { throw UsageError("--bundle-id is required") }
         let tokens = try DeviceTokenFlags.read(arguments)
         let schema = try CommonOptions.schema(arguments)
-        let environment = try arguments.value(APNsConnectionOptions.environment) ?? .sandbox
+        let environment = try arguments.defaultedValue(APNsConnectionOptions.environment)
         let environmentName = environment.name
-        let credential = try arguments.value(CommonOptions.credential) ?? "default"
+        let credential = try arguments.defaultedValue(CommonOptions.credential)
         let notBefore = try arguments.value(notBefore)
         let json = try arguments.value(format) == .json
         let headersPath = try arguments.value(CommonOptions.headers)
@@ -180,7 +180,7 @@ enum QueueCLI {
 
     @Sendable static func dead(_ arguments: ParsedArguments) throws -> Int32 {
         let json = try arguments.value(format) == .json
-        let limit = try arguments.value(deadLimit) ?? 100
+        let limit = try arguments.defaultedValue(deadLimit)
         let retry = arguments.isSet(Self.retry)
         let ids = try arguments.values(pushID)
         if !ids.isEmpty && !retry { throw UsageError("--id goes with --retry") }
@@ -226,7 +226,7 @@ enum QueueCLI {
 
     @Sendable static func journal(_ arguments: ParsedArguments) throws -> Int32 {
         let json = try arguments.value(format) == .json
-        let limit = try arguments.value(journalLimit) ?? 1000
+        let limit = try arguments.defaultedValue(journalLimit)
         let id = try arguments.value(journalPushID)
         let outbox = try open(arguments)
         defer { outbox.store.close() }

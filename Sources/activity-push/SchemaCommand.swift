@@ -19,7 +19,7 @@ let schemaCommand = Command(
     exit: 0 read, 2 usage error or unreadable source
     """
 ) { arguments in
-    let format = try arguments.value(SchemaOptions.format) ?? .json
+    let format = try arguments.defaultedValue(SchemaOptions.format)
     let id = try arguments.value(SchemaOptions.id)
     guard !arguments.positionals.isEmpty else { throw UsageError("give at least one .swift file or folder") }
     guard let schema = try Inputs.schema(arguments.positionals) else { throw UsageError("give at least one .swift file or folder") }

@@ -56,7 +56,7 @@ struct SendOptions {
         if let broadcastURL = try arguments.value(broadcastURL) { environment.broadcastURL = broadcastURL }
         let schema = try CommonOptions.schema(arguments)
         if schema == nil { Inputs.noteMissingSchema() }
-        let concurrency = try arguments.value(concurrency) ?? 1000
+        let concurrency = try arguments.defaultedValue(concurrency)
         guard concurrency >= 1 else { throw UsageError("--concurrency must be at least 1") }
         var options = SendOptions(
             credentials: connection, bundleID: bundleID, tokens: tokens, environment: environment, schema: schema,

@@ -35,10 +35,10 @@ let serveCommand = Command(
     """,
     stopsOnSignals: true
 ) { arguments in
-    let host = try arguments.value(ServeOptions.host) ?? "127.0.0.1"
-    let port = try arguments.value(ServeOptions.port) ?? 8787
+    let host = try arguments.defaultedValue(ServeOptions.host)
+    let port = try arguments.defaultedValue(ServeOptions.port)
     let schema = try CommonOptions.schema(arguments)
-    let bundleID = try arguments.value(CommonOptions.bundleID(default: "com.example.app")) ?? "com.example.app"
+    let bundleID = try arguments.defaultedValue(CommonOptions.bundleID(default: "com.example.app"))
     let connection = try APNsConnectionOptions(arguments)
     let database = try arguments.value(ServeOptions.database)
     let apiToken = try arguments.secret(ServeOptions.apiToken, file: ServeOptions.apiTokenFile)

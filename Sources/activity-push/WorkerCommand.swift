@@ -72,7 +72,7 @@ let workerCommand = Command(
         guard delay >= 0 else { throw UsageError("--server-error-delay must not be negative") }
         policy.serverErrorDelaySeconds = delay
     }
-    var options = WorkerOptions(environment: envName, credential: try arguments.value(CommonOptions.credential) ?? "default",
+    var options = WorkerOptions(environment: envName, credential: try arguments.defaultedValue(CommonOptions.credential),
                                 drain: arguments.isSet(WorkerFlags.drain), policy: policy)
     if let name = try arguments.value(WorkerFlags.name) { options.name = name }
     for flag in [WorkerFlags.batch, WorkerFlags.window] where arguments.isGiven(flag) {
@@ -97,8 +97,8 @@ let workerCommand = Command(
         guard drainWait >= 0 else { throw UsageError("--drain-wait must not be negative") }
         options.drainWaitSeconds = drainWait
     }
-    let connections = try arguments.value(WorkerFlags.connections) ?? 1
-    let format = try arguments.value(WorkerFlags.format) ?? .text
+    let connections = try arguments.defaultedValue(WorkerFlags.connections)
+    let format = try arguments.defaultedValue(WorkerFlags.format)
 
     let token = try connection.providerToken()
     let outbox: Outbox

@@ -49,6 +49,8 @@ import Testing
         #expect(try parse(["--key", "given.p8"], environment: ["TEST_KEY": "env.p8"]).value(Self.keyPath) == "given.p8")
         #expect(try parse([], environment: ["TEST_KEY": ""]).value(Self.keyPath) == nil)
         #expect(try parsed.value(Self.format) == .text)
+        #expect(try parsed.defaultedValue(Self.count) == 3)
+        #expect(try parse(["--count", "9"]).defaultedValue(Self.count) == 9)
     }
 
     @Test func unknownOptionsAreRefusedWithTheNearestSpelling() {

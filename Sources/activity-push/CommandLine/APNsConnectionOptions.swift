@@ -45,7 +45,7 @@ struct APNsConnectionOptions: Sendable {
     /// Reads and checks the group (the CA file must be readable; the credentials are checked by
     /// ``providerToken()``).
     init(_ arguments: ParsedArguments) throws {
-        namedEnvironment = try arguments.value(Self.environment) ?? .sandbox
+        namedEnvironment = try arguments.defaultedValue(Self.environment)
         serverURL = try arguments.value(Self.url)
         environment = serverURL.map(APNsEnvironment.custom) ?? namedEnvironment
         caFile = try arguments.value(Self.caFile)

@@ -19,7 +19,8 @@
 ///     groups: [OptionGroup(ActivitiesOptions.limit, ActivitiesOptions.format), APNsConnectionOptions.group],
 ///     notes: "exit: 0 …, 1 …, 2 usage error"
 /// ) { arguments in
-///     let limit = try arguments.value(ActivitiesOptions.limit)!      // a default makes it non-nil
+///     let limit = try arguments.defaultedValue(ActivitiesOptions.limit)   // given, else its default
+///     let format = try arguments.defaultedValue(ActivitiesOptions.format)
 ///     let connection = try APNsConnectionOptions(arguments)         // the shared APNs options, read once
 ///     …
 ///     return 0

@@ -112,6 +112,15 @@ struct ParsedArguments: Sendable {
         return try option.convert(text, option.spec.name)
     }
 
+    /// The value of an option declared with a default: given, else its environment variable, else the default.
+    /// Reading an option without a default this way is a programming error.
+    func defaultedValue<Value>(_ option: Option<Value>) throws -> Value {
+        guard let value = try value(option) else {
+            preconditionFailure("\(commandPath) reads \(option.spec.name) as defaulted, but it declares no default")
+        }
+        return value
+    }
+
     /// Every value of a repeatable option, in order.
     func values<Value>(_ option: Option<Value>) throws -> [Value] {
         try (given[spec(option).name] ?? []).map { try option.convert($0, option.spec.name) }
