@@ -50,6 +50,8 @@ let package = Package(
         // Runs the built `activity-push` executable (exit statuses, output formats); the builder-input parity test
         // also drives the console API in process.
         .testTarget(name: "ActivityPushCLITests", dependencies: ["ActivityPushConsole"]),
+        // The CLI's option layer (parsing, help, errors) in process: `@testable import activity_push`.
+        .testTarget(name: "ActivityPushCLIOptionTests", dependencies: ["activity-push"]),
         .testTarget(name: "ActivityPushAPNsTests", dependencies: ["ActivityPushAPNs", "ActivityPushHTTP2", "ActivityPushMock"]),
         .testTarget(name: "ActivityPushMockTests", dependencies: ["ActivityPushMock", "ActivityPushHTTP2", "ActivityPushDiagnosis"]),
         .testTarget(name: "ActivityPushHTTP2Tests", dependencies: ["ActivityPushHTTP2"]),

@@ -1,5 +1,6 @@
 import ActivityPushCore
 import Foundation
+import Synchronization
 
 /// Finds every place in a server codebase that builds a Live Activity payload — by what the code builds, not by
 /// names: object/dict/map literals holding `aps` with `event` / `content-state` / `attributes-type`, setter and
@@ -558,11 +559,16 @@ public struct PayloadSiteAudit: Sendable {
 }
 
 /// Collects the paths the directory walker could not open (its error handler runs synchronously).
-private final class UnreadableCollector: @unchecked Sendable {
-    var items: [(URL, String)] = []
+private final class UnreadableCollector: Sendable {
+    private let collected = Mutex<[(URL, String)]>([])
+
+    /// The paths and why each was not scanned, in the order the walker met them.
+    var items: [(URL, String)] { collected.withLock { $0 } }
+
     func add(_ url: URL, _ error: Error) {
-        let ns = error as NSError
-        let denied = ns.code == NSFileReadNoPermissionError || (ns.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == 13
-        items.append((url, denied ? "cannot be read (permission denied); not scanned" : "cannot be read (\(ns.localizedDescription)); not scanned"))
+        let cause = error as NSError
+        let denied = cause.code == NSFileReadNoPermissionError || (cause.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == 13
+        let reason = denied ? "cannot be read (permission denied); not scanned" : "cannot be read (\(cause.localizedDescription)); not scanned"
+        collected.withLock { $0.append((url, reason)) }
     }
 }

@@ -5,57 +5,79 @@ import Foundation
 /// `activity-push activities start|update|end|show|list|token` — the Live Activity lifecycle against the store
 /// (`--database`, the same SQLite file or PostgreSQL database `serve` and `worker` use). Exit 0 on success,
 /// 1 when the request was refused (findings, conflict, unknown activity), 2 on bad flags or a database error.
-let activitiesCommand = Command(
-    name: "activities",
-    summary: "Live Activity lifecycle: start, update, end, show, list activities; post tokens (store-backed)"
-) { argv in
-    guard let sub = argv.first, sub != "--help", sub != "-h" else {
-        print(ActivitiesCommandSupport.usage)
-        return argv.isEmpty ? 2 : 0
-    }
-    let rest = Array(argv.dropFirst())
-    if rest.contains("--help") || rest.contains("-h") {
-        print(ActivitiesCommandSupport.usage)
-        return 0
-    }
-    guard ["start", "update", "end", "show", "list", "token"].contains(sub) else {
-        throw UsageError("unknown activities subcommand '\(sub)' (start, update, end, show, list, token)")
-    }
-    return try ActivitiesCommandSupport.run(sub, rest)
+enum ActivitiesOptions {
+    static let id = Option<String>("--id", valueName: "ACTIVITY", help: "the activity id (the idempotency key of a start)")
+    static let device = Option<String>("--device", valueName: "ID", help: "a device id the app posted its tokens under",
+                                       repeatable: true)
+    static let state = Option<ActivityState>.choice("--state", ActivityState.all.map { (name: $0.rawValue, value: $0) },
+                                                    help: "only activities in this state")
+    static let limit = Option<Int>.integer("--limit", help: "activities to list", default: 100)
+    static let kind = Option<ActivityTokenKind>.choice("--kind", ActivityTokenKind.all.map { (name: $0.rawValue, value: $0) },
+                                                       help: "which token: push-to-start (with --type) or update (with --id)")
+    static let token = Option<String>("--token", valueName: "HEX", help: "the token as hex")
+    static let tokenEnvironment = Option<String>("--token-env", valueName: "sandbox|production",
+                                                 help: "push-to-start: the token's environment (default: --env)")
+    static let pushToStartBudget = Option<Int>.integer(
+        "--push-to-start-budget", help: "starts per push-to-start token per hour; more wait", default: 10)
+    static let priority10Budget = Option<Int>.integer(
+        "--priority-10-budget", help: "priority-10 updates per activity per hour; more go at priority 5", default: 60)
+    static let format = Option<OutputFormat>.format([.text, .json], default: .text)
+
+    /// What every subcommand takes: the store, the app, the budgets, the output.
+    static let common = OptionGroup("store and app", [CommonOptions.database, CommonOptions.bundleID(default: "com.example.app"),
+                                                      CommonOptions.attributes, APNsConnectionOptions.environment,
+                                                      pushToStartBudget, priority10Budget, format])
 }
 
-enum ActivitiesCommandSupport {
-    static let usage = """
-    usage: activity-push activities start  --id ACTIVITY --device ID... [--type NAME] --attributes-json J
-                                           --content-state-json J --alert-title T --alert-body B
-                                           [--stale-date UNIX] [--relevance-score X]
-           activity-push activities update --id ACTIVITY --content-state-json J [--alert-title T --alert-body B]
-                                           [--stale-date UNIX] [--priority 5|10]
-           activity-push activities end    --id ACTIVITY --content-state-json J [--dismissal-date UNIX] [...]
-           activity-push activities show   --id ACTIVITY
-           activity-push activities list   [--state starting|active|ended] [--limit N]
-           activity-push activities token  --kind push-to-start|update --device ID --token HEX
-                                           (--type NAME [--token-env sandbox|production] | --id ACTIVITY)
-      common: [--database DB] [--bundle-id ID] [--attributes PATH]... [--env sandbox|production]
-              [--push-to-start-budget N] [--priority-10-budget N] [--format text|json]
-      --database DB   the queue (SQLite path or postgres://…) that `serve` and `worker` use
-      --env NAME      the queue environment pushes are queued under (default sandbox; a worker with the same --env sends them)
+let activitiesCommand = Command(
+    name: "activities",
+    summary: "Live Activity lifecycle: start, update, end, show, list activities; post tokens (store-backed)",
+    notes: """
     Starts go to each device's push-to-start token (posted with `token` or POST /v1/tokens); updates and ends
     to the activity's update token, held until the device posts it. Pushes are built by the one builder,
     checked by the validator (against --attributes when given) and queued for `activity-push worker`.
-    """
+    """,
+    subcommands: [
+        Command(name: "start", summary: "start an activity on devices (idempotent on --id)",
+                synopsis: ["--id ACTIVITY --device ID... --attributes-json J --content-state-json J --alert-title T --alert-body B [options]"],
+                groups: [OptionGroup(ActivitiesOptions.id, ActivitiesOptions.device, BuildFlags.attributesType, BuildFlags.attributes,
+                                     BuildFlags.contentState, BuildFlags.alertTitle, BuildFlags.alertBody, BuildFlags.staleDate,
+                                     BuildFlags.relevanceScore), ActivitiesOptions.common],
+                run: { arguments in try ActivitiesCommandSupport.run("start", arguments) }),
+        Command(name: "update", summary: "update an activity (held for devices without an update token)",
+                synopsis: ["--id ACTIVITY --content-state-json J [options]"],
+                groups: [OptionGroup(ActivitiesOptions.id, BuildFlags.contentState, BuildFlags.alertTitle, BuildFlags.alertBody,
+                                     BuildFlags.staleDate, BuildFlags.priority), ActivitiesOptions.common],
+                run: { arguments in try ActivitiesCommandSupport.run("update", arguments) }),
+        Command(name: "end", summary: "end an activity",
+                synopsis: ["--id ACTIVITY --content-state-json J [options]"],
+                groups: [OptionGroup(ActivitiesOptions.id, BuildFlags.contentState, BuildFlags.alertTitle, BuildFlags.alertBody,
+                                     BuildFlags.staleDate, BuildFlags.dismissalDate, BuildFlags.priority), ActivitiesOptions.common],
+                run: { arguments in try ActivitiesCommandSupport.run("end", arguments) }),
+        Command(name: "show", summary: "one activity: devices, pushes with their APNs answer, journal",
+                synopsis: ["--id ACTIVITY [options]"],
+                groups: [OptionGroup(ActivitiesOptions.id), ActivitiesOptions.common],
+                run: { arguments in try ActivitiesCommandSupport.run("show", arguments) }),
+        Command(name: "list", summary: "activities, newest first",
+                groups: [OptionGroup(ActivitiesOptions.state, ActivitiesOptions.limit), ActivitiesOptions.common],
+                run: { arguments in try ActivitiesCommandSupport.run("list", arguments) }),
+        Command(name: "token", summary: "store a token as the app would post it to /v1/tokens",
+                synopsis: ["--kind push-to-start --device ID --type NAME --token HEX [options]",
+                           "--kind update --device ID --id ACTIVITY --token HEX [options]"],
+                groups: [OptionGroup(ActivitiesOptions.kind, ActivitiesOptions.device, BuildFlags.attributesType, ActivitiesOptions.id,
+                                     ActivitiesOptions.token, ActivitiesOptions.tokenEnvironment), ActivitiesOptions.common],
+                run: { arguments in try ActivitiesCommandSupport.run("token", arguments) }),
+    ]
+)
 
-    static func budgets(_ arguments: inout Arguments) throws -> ActivityBudgets {
-        var budgets = ActivityBudgets()
-        if let starts = try arguments.int("--push-to-start-budget") {
-            guard starts > 0 else { throw UsageError("--push-to-start-budget must be at least 1") }
-            budgets.pushToStartPerHour = starts
-        }
-        if let updates = try arguments.int("--priority-10-budget") {
-            guard updates >= 0 else { throw UsageError("--priority-10-budget must be 0 or more") }
-            budgets.priority10UpdatesPerHour = updates
-        }
-        return budgets
+enum ActivitiesCommandSupport {
+    /// `--push-to-start-budget`, `--priority-10-budget` (serve and `activities`).
+    static func budgets(_ arguments: ParsedArguments) throws -> ActivityBudgets {
+        let starts = try arguments.defaultedValue(ActivitiesOptions.pushToStartBudget)
+        let updates = try arguments.defaultedValue(ActivitiesOptions.priority10Budget)
+        guard starts > 0 else { throw UsageError("--push-to-start-budget must be at least 1") }
+        guard updates >= 0 else { throw UsageError("--priority-10-budget must be 0 or more") }
+        return ActivityBudgets(pushToStartPerHour: starts, priority10UpdatesPerHour: updates)
     }
 
     static func service(_ outbox: Outbox, bundleID: String, environment: String, schema: ActivitySchema?,
@@ -67,34 +89,19 @@ enum ActivitiesCommandSupport {
         }
     }
 
-    static func run(_ sub: String, _ argv: [String]) throws -> Int32 {
-        let event = ["start", "update", "end"].contains(sub) ? ["--event", sub] : []
-        var a = try Arguments(argv + event, booleanFlags: BuildFlags.booleanFlags)
-        let database = a.value("--database")
-        let bundleID = a.value("--bundle-id") ?? "com.example.app"
-        let schema = try Inputs.schema(a.values("--attributes"))
-        let environment = a.value("--env") ?? "sandbox"
-        let format = a.value("--format") ?? "text"
-        let budgets = try budgets(&a)
-        let activityID = a.value("--id")
-        let devices = a.values("--device")
-        let state = a.value("--state")
-        let limit = try a.int("--limit") ?? 100
-        let kind = a.value("--kind")
-        let token = a.value("--token")
-        let tokenEnvironment = a.value("--token-env")
-        let tokenType = event.isEmpty ? a.value(LiveActivityPush.Field.attributesType.flag) : nil
-        let flags = event.isEmpty ? nil : try BuildFlags.read(&a)
-        try a.finish()
-        if let p = a.positionals.first { throw UsageError("unexpected argument '\(p)'") }
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
-        guard environment == "sandbox" || environment == "production" else { throw UsageError("--env must be sandbox or production") }
+    @Sendable static func run(_ sub: String, _ arguments: ParsedArguments) throws -> Int32 {
+        try arguments.expectNoPositionals()
+        let bundleID = try arguments.defaultedValue(CommonOptions.bundleID(default: "com.example.app"))
+        let schema = try CommonOptions.schema(arguments)
+        let environment = try arguments.defaultedValue(APNsConnectionOptions.environment).name
+        let format = try arguments.defaultedValue(ActivitiesOptions.format)
+        let budgets = try budgets(arguments)
         let outbox: Outbox
-        do { outbox = try Outbox.open(database: database) } catch { throw UsageError("--database: \(error)") }
+        do { outbox = try Outbox.open(database: try arguments.value(CommonOptions.database)) } catch { throw UsageError("--database: \(error)") }
         defer { outbox.store.close() }
         let service = try service(outbox, bundleID: bundleID, environment: environment, schema: schema, budgets: budgets)
-        func required(_ value: String?, _ flag: String) throws -> String {
-            guard let value, !value.isEmpty else { throw UsageError("\(flag) is required for `activities \(sub)`") }
+        func required<Value>(_ option: Option<Value>) throws -> Value {
+            guard let value = try arguments.value(option) else { throw UsageError("\(option.spec.name) is required for `activities \(sub)`") }
             return value
         }
         do {
@@ -102,67 +109,60 @@ enum ActivitiesCommandSupport {
             let text: String
             switch sub {
             case "token":
-                guard let kind else { throw UsageError("--kind push-to-start|update is required") }
                 let registration = ActivityTokenRegistration(
-                    kind: ActivityTokenKind(rawValue: kind), deviceID: try required(devices.last, "--device"),
-                    attributesType: tokenType, activityID: activityID,
-                    token: try required(token, "--token"), environment: tokenEnvironment)
+                    kind: try required(ActivitiesOptions.kind), deviceID: try arguments.values(ActivitiesOptions.device).last ?? "",
+                    attributesType: try arguments.value(BuildFlags.attributesType), activityID: try arguments.value(ActivitiesOptions.id),
+                    token: try required(ActivitiesOptions.token), environment: try arguments.value(ActivitiesOptions.tokenEnvironment))
                 let receipt = try service.register(registration)
                 output = receipt.json
                 text = "\(receipt.kind) token \(receipt.token) for \(receipt.deviceID) stored"
                     + (receipt.retired.map { "; retired by APNs earlier (\($0))" } ?? "")
                     + (receipt.released > 0 ? "; released \(receipt.released) held push(es)" : "")
             case "list":
-                var filter: ActivityState?
-                if let state {
-                    guard ActivityState.all.map(\.rawValue).contains(state) else {
-                        throw UsageError("--state must be one of " + ActivityState.all.map(\.rawValue).joined(separator: ", "))
-                    }
-                    filter = ActivityState(rawValue: state)
-                }
-                let summaries = try service.list(state: filter, limit: limit)
+                let summaries = try service.list(state: try arguments.value(ActivitiesOptions.state),
+                                                 limit: try arguments.defaultedValue(ActivitiesOptions.limit))
                 output = .obj([("activities", .arr(summaries.map(\.json)))])
                 text = summaries.isEmpty ? "no activities" : summaries.map {
-                    "\($0.activityID)  \($0.state)  \($0.attributesType)  \($0.devices) device(s)"
+                    "\($0.activityID)  \($0.state)  \($0.attributesType)  \($0.devices.count) device(s)  \($0.pushes.count) push(es)"
                 }.joined(separator: "\n")
             case "show":
-                let view = try service.show(activityID: try required(activityID, "--id"))
+                let view = try service.show(activityID: try required(ActivitiesOptions.id))
                 output = view.json
                 text = describe(view)
             case "start":
-                let fields = flags?.fields ?? LiveActivityPush.Fields()
-                try refuseUnused(fields, allowed: [.event, .attributesType, .attributes, .contentState, .alertTitle, .alertBody,
-                                                   .staleDate, .relevanceScore])
-                var start = ActivityStartRequest(activityID: try required(activityID, "--id"))
-                start.attributesType = fields.attributesType
-                start.attributes = fields.attributes
-                start.contentState = fields.contentState
-                start.alertTitle = fields.alertTitle
-                start.alertBody = fields.alertBody
-                start.staleDateUnixSeconds = fields.staleDateUnixSeconds
-                start.relevanceScore = fields.relevanceScore
-                start.deviceIDs = devices
+                var start = ActivityStartRequest(activityID: try required(ActivitiesOptions.id))
+                start.attributesType = try arguments.value(BuildFlags.attributesType)
+                start.attributes = try arguments.value(BuildFlags.attributes)
+                start.contentState = try arguments.value(BuildFlags.contentState)
+                start.alertTitle = try arguments.value(BuildFlags.alertTitle)
+                start.alertBody = try arguments.value(BuildFlags.alertBody)
+                start.staleDateUnixSeconds = try arguments.value(BuildFlags.staleDate)
+                start.relevanceScore = try arguments.value(BuildFlags.relevanceScore)
+                start.deviceIDs = try arguments.values(ActivitiesOptions.device)
                 let (view, created) = try service.start(start)
                 output = view.json
                 text = (created ? "started" : "already started (nothing sent)") + "\n" + describe(view)
             default:
-                let fields = flags?.fields ?? LiveActivityPush.Fields()
-                try refuseUnused(fields, allowed: [.event, .contentState, .alertTitle, .alertBody, .staleDate, .dismissalDate, .priority])
-                var change = ActivityChangeRequest(contentState: fields.contentState)
-                change.alertTitle = fields.alertTitle
-                change.alertBody = fields.alertBody
-                change.staleDateUnixSeconds = fields.staleDateUnixSeconds
-                change.dismissalDateUnixSeconds = fields.dismissalDateUnixSeconds
-                change.priority = fields.priority
-                let id = try required(activityID, "--id")
-                let view = sub == "end" ? try service.end(activityID: id, change) : try service.update(activityID: id, change)
+                var change = ActivityChangeRequest(contentState: try arguments.value(BuildFlags.contentState))
+                change.alertTitle = try arguments.value(BuildFlags.alertTitle)
+                change.alertBody = try arguments.value(BuildFlags.alertBody)
+                change.staleDateUnixSeconds = try arguments.value(BuildFlags.staleDate)
+                change.priority = try arguments.value(BuildFlags.priority)
+                let id = try required(ActivitiesOptions.id)
+                let view: ActivityView
+                if sub == "end" {
+                    change.dismissalDateUnixSeconds = try arguments.value(BuildFlags.dismissalDate)
+                    view = try service.end(activityID: id, change)
+                } else {
+                    view = try service.update(activityID: id, change)
+                }
                 output = view.json
                 text = describe(view)
             }
-            print(format == "json" ? JSONWriter.pretty(output) : text)
+            print(format == .json ? JSONWriter.pretty(output) : text)
             return 0
         } catch let error as ActivityError {
-            if format == "json" {
+            if format == .json {
                 print(JSONWriter.pretty(.obj([("error", .obj([("status", .int(error.status)), ("code", .string(error.code)),
                                                               ("field", error.field.map(JSONValue.string) ?? .null),
                                                               ("message", .string(error.message)),
@@ -175,20 +175,6 @@ enum ActivitiesCommandSupport {
                 printError("activity-push activities \(sub): \(error.description)")
             }
             return error.status == 503 ? 2 : 1
-        }
-    }
-
-    private static func refuseUnused(_ fields: LiveActivityPush.Fields, allowed: Set<LiveActivityPush.Field>) throws {
-        let given: [(LiveActivityPush.Field, Bool)] = [
-            (.alertSound, fields.alertSound != nil), (.timestamp, fields.timestampUnixSeconds != nil),
-            (.expiration, fields.expirationUnixSeconds != nil), (.apnsID, fields.apnsID != nil), (.collapseID, fields.collapseID != nil),
-            (.requestUpdateToken, fields.requestUpdateToken), (.inputPushChannel, fields.inputPushChannel != nil),
-            (.channelID, fields.channelID != nil), (.attributes, fields.attributes != nil), (.attributesType, fields.attributesType != nil),
-            (.dismissalDate, fields.dismissalDateUnixSeconds != nil), (.priority, fields.priority != nil),
-            (.relevanceScore, fields.relevanceScore != nil),
-        ]
-        for (field, present) in given where present && !allowed.contains(field) {
-            throw UsageError("\(field.flag) does not apply here: the service sets it (timestamps, ids, input-push-token) or the event does not take it")
         }
     }
 

@@ -4,31 +4,32 @@ import Foundation
 /// `activity-push bench validate|send|queue` — benchmarks that print figures (never timed tests).
 let benchCommand = Command(
     name: "bench",
-    summary: "benchmarks: validate (check vs ajv, jsonschema-rs, JSONSerialization, simdjson), send, queue"
-) { argv in
-    guard let sub = argv.first, sub != "--help" else {
-        print("usage: activity-push bench validate [--seconds S] [--rounds N] [--payload FILE --attributes PATH]\n"
-              + "                                   [--no-python] [--no-peers] [--iterations N]\n"
-              + "       activity-push bench send …      (see bench send --help)\n"
-              + "       activity-push bench queue …     (see bench queue --help)")
-        return argv.isEmpty ? 2 : 0
-    }
-    let rest = Array(argv.dropFirst())
-    switch sub {
-    case "validate": return try BenchValidate.run(rest)
-    default:
-        if let extra = benchSubcommands[sub] { return try extra(rest) }
-        throw UsageError("unknown benchmark '\(sub)' (known: validate, \(benchSubcommands.keys.sorted().joined(separator: ", ")))")
-    }
-}
+    summary: "benchmarks: validate (check vs ajv, jsonschema-rs, JSONSerialization, simdjson), send, queue",
+    subcommands: [benchValidateCommand, benchSendCommand, benchQueueCommand]
+)
 
-/// Benchmarks other modules add (`send`, `queue`): name → entry point.
-let benchSubcommands: [String: @Sendable ([String]) throws -> Int32] = [
-    "queue": runBenchQueue,
-    "send": runBenchSend,
-]
+let benchValidateCommand = Command(
+    name: "validate",
+    summary: "checks per second: ours against ajv, jsonschema-rs, JSONSerialization and simdjson; schema read time",
+    groups: [OptionGroup(BenchValidate.seconds, BenchValidate.rounds, BenchValidate.payload, BenchValidate.attributes,
+                         BenchValidate.largeSwift, BenchValidate.noPython, BenchValidate.noPeers, BenchValidate.iterations)],
+    run: BenchValidate.run
+)
 
 enum BenchValidate {
+    static let seconds = Option<Double>.decimal("--seconds", help: "length of each measurement", default: 1)
+    static let rounds = Option<Int>.integer("--rounds", help: "rounds; the median counts", default: 3)
+    static let iterations = Option<Int>.integer(
+        "--iterations", help: "exactly N checks and nothing else (for valgrind --tool=callgrind)")
+    static let payload = Option<String>("--payload", valueName: "FILE", help: "the payload to check",
+                                        defaultText: "Fixtures/bench/start-1k.json")
+    static let attributes = Option<String>("--attributes", valueName: "PATH", help: "the app's ActivityAttributes source",
+                                           defaultText: "Fixtures/bench/DeliveryAttributes.swift")
+    static let largeSwift = Option<String>("--swift-500", valueName: "FILE", help: "the Swift file for the schema-read timing",
+                                           defaultText: "Fixtures/swift/Large500.swift")
+    static let noPython = Flag("--no-python", help: "skip the Python peers")
+    static let noPeers = Flag("--no-peers", help: "measure ours and JSONSerialization only")
+
     /// Where the bundled benchmark inputs live, relative to the executable's repository checkout or the cwd.
     static func fixture(_ relative: String) -> String {
         let candidates = [
@@ -44,28 +45,26 @@ enum BenchValidate {
     @inline(never)
     static func measure(seconds: Double, _ body: () -> Void) -> (Int, Double) {
         for _ in 0..<200 { body() }  // warm up
-        var n = 0
+        var iterations = 0
         let start = DispatchTime.now().uptimeNanoseconds
         var elapsed = 0.0
         repeat {
             for _ in 0..<500 { body() }
-            n += 500
+            iterations += 500
             elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         } while elapsed < seconds
-        return (n, elapsed)
+        return (iterations, elapsed)
     }
 
-    static func run(_ argv: [String]) throws -> Int32 {
-        var a = try Arguments(argv, booleanFlags: ["--no-python", "--no-peers"])
-        let seconds = try a.double("--seconds") ?? 1
-        let rounds = max(1, try a.int("--rounds") ?? 3)
-        let iterations = try a.int("--iterations")
-        let payloadPath = a.value("--payload") ?? fixture("bench/start-1k.json")
-        let attributesPath = a.value("--attributes") ?? fixture("bench/DeliveryAttributes.swift")
-        let largeSwift = a.value("--swift-500") ?? fixture("swift/Large500.swift")
-        let noPython = a.flag("--no-python")
-        let noPeers = a.flag("--no-peers")
-        try a.finish()
+    @Sendable static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let seconds = try arguments.defaultedValue(Self.seconds)
+        let rounds = max(1, try arguments.defaultedValue(Self.rounds))
+        let iterations = try arguments.value(Self.iterations)
+        let payloadPath = try arguments.value(payload) ?? fixture("bench/start-1k.json")
+        let attributesPath = try arguments.value(attributes) ?? fixture("bench/DeliveryAttributes.swift")
+        let largeSwift = try arguments.value(Self.largeSwift) ?? fixture("swift/Large500.swift")
+        let noPython = arguments.isSet(Self.noPython)
+        let noPeers = arguments.isSet(Self.noPeers)
 
         // The same bytes for everyone: the payload in compact form, as sent.
         let original = try Inputs.bytes(payloadPath)
@@ -109,17 +108,19 @@ enum BenchValidate {
         let foundation = "Foundation JSONSerialization (parse only)"
         let data = Data(body)
         for _ in 0..<rounds {
-            let (nv, tv) = measure(seconds: seconds) { sink &+= validator.check(body: body, nowUnixSeconds: now).findings.count }
-            record(ours, Double(nv) / tv)
+            let (checks, checkSeconds) = measure(seconds: seconds) {
+                sink &+= validator.check(body: body, nowUnixSeconds: now).findings.count
+            }
+            record(ours, Double(checks) / checkSeconds)
             if let peers {
                 for result in peers.ajv(seconds: seconds) + (noPython ? [] : peers.python(seconds: seconds)) + [peers.simdjson(seconds: seconds)] {
                     record(result.label, result.perSecond, valid: result.valid || result.problem != nil, problem: result.problem)
                 }
             }
-            let (np, tp) = measure(seconds: seconds) {
-                if let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { sink &+= o.count }
+            let (parses, parseSeconds) = measure(seconds: seconds) {
+                if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { sink &+= object.count }
             }
-            record(foundation, Double(np) / tp)
+            record(foundation, Double(parses) / parseSeconds)
         }
 
         func median(_ label: String) -> Double? {
@@ -150,10 +151,10 @@ enum BenchValidate {
         let lines = swiftText.split(separator: "\n", omittingEmptySubsequences: false).count
         var times: [Double] = []
         for _ in 0..<200 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let s = try? SwiftSourceReader.read(sources: [(file: largeSwift, text: swiftText)])
-            sink &+= s?.types.count ?? 0
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            let started = DispatchTime.now().uptimeNanoseconds
+            let read = try? SwiftSourceReader.read(sources: [(file: largeSwift, text: swiftText)])
+            sink &+= read?.types.count ?? 0
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
         }
         times.sort()
         print(String(format: "schema read of %@ (%d lines): median %.3f ms, p99 %.3f ms (target < 5 ms)",

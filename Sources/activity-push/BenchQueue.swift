@@ -12,33 +12,44 @@ import Foundation
 /// PostgreSQL — pushes/s, % of h2load, client CPU µs/push (this process: worker, client and database driver;
 /// the mock runs apart), p50/p99 of the worker's journaled latencies, and RSS.
 /// PostgreSQL: `--postgres URL`, else a throwaway server from scripts/pg-test-server.sh.
-func runBenchQueue(_ argv: [String]) throws -> Int32 {
-    if argv.contains("--help") || argv.contains("-h") {
-        print("""
-        usage: activity-push bench queue [--count N] [--batch N] [--send-count N] [--window N] [--rtt MS[,MS…]]
-                                         [--postgres postgres://…] [--no-postgres] [--no-send] [--no-h2load]
-          --count N          pushes enqueued (and rows for the bare insert) per back end (default 20000)
-          --batch N          rows per committed transaction (default 1000)
-          --send-count N     pushes drained end to end per configuration and round trip (default 5000)
-          --window N         pushes a worker keeps in flight (default 1000)
-          --rtt MS,…         mock round-trip times to measure at, milliseconds (default 0,50,150)
-          --postgres URL     PostgreSQL server to use (a scratch database is created and dropped);
-                             default: start a throwaway server with scripts/pg-test-server.sh
-        Goal: a worker ≥ 80 % of h2load at 150 ms. Build with -c release for meaningful figures.
-        """)
-        return 0
-    }
-    var a = try Arguments(argv, booleanFlags: ["--no-postgres", "--no-send", "--no-h2load"])
-    let count = try a.int("--count") ?? 20_000
-    let batch = try a.int("--batch") ?? 1000
-    let sendCount = try a.int("--send-count") ?? 5_000
-    let window = try a.int("--window") ?? (try a.int("--worker-batch")) ?? 1000
-    let rttText = a.value("--rtt") ?? "0,50,150"
-    let pgURL = a.value("--postgres")
-    let noPG = a.flag("--no-postgres")
-    let noSend = a.flag("--no-send")
-    let noH2load = a.flag("--no-h2load")
-    try a.finish()
+let benchQueueCommand = Command(
+    name: "queue",
+    summary: "enqueue rates and worker pushes/s on SQLite and PostgreSQL against h2load, per round-trip time",
+    groups: [OptionGroup(BenchQueueOptions.count, BenchQueueOptions.batch, BenchQueueOptions.sendCount,
+                         BenchQueueOptions.window, BenchQueueOptions.workerBatch, BenchQueueOptions.rtt,
+                         BenchQueueOptions.postgres, BenchQueueOptions.noPostgres, BenchQueueOptions.noSend,
+                         BenchQueueOptions.noH2load)],
+    notes: "Goal: a worker ≥ 80 % of h2load at 150 ms. Build with -c release for meaningful figures.",
+    run: runBenchQueue
+)
+
+enum BenchQueueOptions {
+    static let count = Option<Int>.integer("--count", help: "pushes enqueued (and rows for the bare insert) per back end", default: 20_000)
+    static let batch = Option<Int>.integer("--batch", help: "rows per committed transaction", default: 1000)
+    static let sendCount = Option<Int>.integer("--send-count", help: "pushes drained end to end per configuration and round trip", default: 5_000)
+    static let window = Option<Int>.integer("--window", help: "pushes a worker keeps in flight", default: 1000)
+    static let workerBatch = Option<Int>.integer("--worker-batch", help: "the old name of --window", hidden: true)
+    static let rtt = Option<String>("--rtt", valueName: "MS,…", help: "mock round-trip times to measure at, milliseconds", default: "0,50,150")
+    static let postgres = Option<String>(
+        "--postgres", valueName: "URL",
+        help: "PostgreSQL server to use (a scratch database is created and dropped);\n"
+            + "default: start a throwaway server with scripts/pg-test-server.sh")
+    static let noPostgres = Flag("--no-postgres", help: "SQLite only")
+    static let noSend = Flag("--no-send", help: "skip the end-to-end runs")
+    static let noH2load = Flag("--no-h2load", help: "skip the h2load ceiling")
+}
+
+@Sendable func runBenchQueue(_ arguments: ParsedArguments) async throws -> Int32 {
+    let count = try arguments.value(BenchQueueOptions.count) ?? 20_000
+    let batch = try arguments.value(BenchQueueOptions.batch) ?? 1000
+    let sendCount = try arguments.value(BenchQueueOptions.sendCount) ?? 5_000
+    let window = try arguments.isGiven(BenchQueueOptions.window) ? arguments.value(BenchQueueOptions.window) ?? 1000
+        : arguments.value(BenchQueueOptions.workerBatch) ?? 1000
+    let rttText = try arguments.value(BenchQueueOptions.rtt) ?? "0,50,150"
+    let pgURL = try arguments.value(BenchQueueOptions.postgres)
+    let noPG = arguments.isSet(BenchQueueOptions.noPostgres)
+    let noSend = arguments.isSet(BenchQueueOptions.noSend)
+    let noH2load = arguments.isSet(BenchQueueOptions.noH2load)
     guard count > 0, batch > 0, sendCount > 0, window > 0 else { throw UsageError("counts must be positive") }
     let rtts = try rttText.split(separator: ",").map { part -> Int in
         guard let ms = Int(part.trimmingCharacters(in: .whitespaces)), (0...10_000).contains(ms) else {
@@ -116,7 +127,7 @@ func runBenchQueue(_ argv: [String]) throws -> Int32 {
             let name = "send\(round)"
             let url = try database(name)
             defer { cleanup(name) }
-            let figures = try run.drain(database: url, workers: workers, sendCount: sendCount, window: window,
+            let figures = try await run.drain(database: url, workers: workers, sendCount: sendCount, window: window,
                                         tokenSalt: round, mock: mock, token: token)
             let share = ceiling.map { String(format: "%6.0f %%", 100 * figures.rate / $0) } ?? "       –"
             print(String(format: "  %3d ms  ", rtt) + label.padding(toLength: 23, withPad: " ", startingAt: 0)
@@ -176,7 +187,7 @@ private struct BenchQueueRun {
     /// Enqueues `sendCount` pushes, then `workers` in-process workers (each with its own store connection and
     /// APNs client, one connection) drain them to the mock. CPU is this process's user + system time.
     func drain(database: String, workers: Int, sendCount: Int, window: Int, tokenSalt: Int,
-               mock: BenchSend.Mock, token: ProviderToken) throws -> BenchQueueDrainFigures {
+               mock: BenchSend.Mock, token: ProviderToken) async throws -> BenchQueueDrainFigures {
         let store = try Outbox.open(database: database).store
         defer { store.close() }
         let tokens = (0..<sendCount).map { String(format: "%08x", $0 + tokenSalt * 1_000_000) + String(repeating: "ef", count: 28) }
@@ -193,7 +204,7 @@ private struct BenchQueueRun {
         let workersToRun = runners.map(\.0)
         let cpuBefore = Self.cpuSeconds()
         let started = DispatchTime.now().uptimeNanoseconds
-        let outcomes: [Result<WorkerSummary, QueueError>] = benchQueueAwait {
+        let outcomes: [Result<WorkerSummary, QueueError>] =
             await withTaskGroup(of: Result<WorkerSummary, QueueError>.self) { group in
                 for worker in workersToRun {
                     group.addTask {
@@ -204,11 +215,10 @@ private struct BenchQueueRun {
                 for await outcome in group { all.append(outcome) }
                 return all
             }
-        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let cpu = Self.cpuSeconds() - cpuBefore
         for (_, client, workerStore) in runners {
-            benchQueueAwait { await client.shutdown() }
+            await client.shutdown()
             workerStore.close()
         }
         for outcome in outcomes {
@@ -280,18 +290,4 @@ enum BenchQueuePostgres {
         guard let script = script() else { return }
         if let f = popen("'\(script)' stop '\(directory)' 2>&1", "r") { pclose(f) }
     }
-}
-
-private final class BenchQueueBox<T>: @unchecked Sendable { var value: T? }  // written once, read after the semaphore
-
-@discardableResult
-private func benchQueueAwait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-    let box = BenchQueueBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        box.value = await work()
-        done.signal()
-    }
-    done.wait()
-    return box.value!
 }

@@ -8,25 +8,29 @@ import Foundation
 /// from h2load `-c 1 -m STREAMS` (the ceiling), this client (in process, one connection) and Python aioapns.
 /// Each as pushes/s, % of h2load, client CPU µs/push (getrusage; h2load and aioapns measured by /usr/bin/time),
 /// p50/p99 latency and peak RSS.
-func runBenchSend(_ argv: [String]) throws -> Int32 {
-    if argv.contains("--help") || argv.contains("-h") {
-        print("""
-        usage: activity-push bench send [--pushes N] [--streams N] [--rtt MS[,MS…]] [--no-h2load] [--no-aioapns]
-          --pushes N    pushes per client and round-trip time (default 5000)
-          --streams N   concurrent streams on the one connection, for every client (default 1000)
-          --rtt MS,…    round-trip times to emulate, in milliseconds (default 0,50,150)
-          --no-h2load   skip the h2load ceiling;  --no-aioapns  skip the Python peer
-        goals: at 150 ms ≥ 90 % of h2load; at 0 ms ≤ 20 µs client CPU per push
-        """)
-        return 0
-    }
-    var a = try Arguments(argv, booleanFlags: ["--no-h2load", "--no-aioapns"])
-    let n = try a.int("--pushes") ?? 5000
-    let streams = try a.int("--streams") ?? 1000
-    let rttText = a.value("--rtt") ?? "0,50,150"
-    let runH2load = !a.flag("--no-h2load")
-    let runPython = !a.flag("--no-aioapns")
-    try a.finish()
+let benchSendCommand = Command(
+    name: "send",
+    summary: "pushes/s, CPU µs/push and latency against h2load and aioapns, per round-trip time",
+    groups: [OptionGroup(BenchSendOptions.pushes, BenchSendOptions.streams, BenchSendOptions.rtt,
+                         BenchSendOptions.noH2load, BenchSendOptions.noAioapns)],
+    notes: "goals: at 150 ms ≥ 90 % of h2load; at 0 ms ≤ 20 µs client CPU per push",
+    run: runBenchSend
+)
+
+enum BenchSendOptions {
+    static let pushes = Option<Int>.integer("--pushes", help: "pushes per client and round-trip time", default: 5000)
+    static let streams = Option<Int>.integer("--streams", help: "concurrent streams on the one connection, for every client", default: 1000)
+    static let rtt = Option<String>("--rtt", valueName: "MS,…", help: "round-trip times to emulate, in milliseconds", default: "0,50,150")
+    static let noH2load = Flag("--no-h2load", help: "skip the h2load ceiling")
+    static let noAioapns = Flag("--no-aioapns", help: "skip the Python peer")
+}
+
+@Sendable func runBenchSend(_ arguments: ParsedArguments) async throws -> Int32 {
+    let n = try arguments.value(BenchSendOptions.pushes) ?? 5000
+    let streams = try arguments.value(BenchSendOptions.streams) ?? 1000
+    let rttText = try arguments.value(BenchSendOptions.rtt) ?? "0,50,150"
+    let runH2load = !arguments.isSet(BenchSendOptions.noH2load)
+    let runPython = !arguments.isSet(BenchSendOptions.noAioapns)
     guard n >= 1, streams >= 1 else { throw UsageError("--pushes and --streams must be at least 1") }
     let rtts = try rttText.split(separator: ",").map { part -> Int in
         guard let ms = Int(part.trimmingCharacters(in: .whitespaces)), ms >= 0, ms <= 10_000 else {
@@ -67,7 +71,7 @@ func runBenchSend(_ argv: [String]) throws -> Int32 {
             if let ceiling { BenchSend.printRow(rtt: rtt, name: "h2load -c 1 -m \(streams)", ceiling, ceiling: ceiling, n: n) }
             else { print("  \(rtt) ms  h2load: not available (install nghttp2-client)") }
         }
-        let ours = blockingAwait { await BenchSend.runOurs(url: mock.url, ca: mock.ca, token: token, pushes: pushes, tokens: tokens, streams: streams) }
+        let ours = await BenchSend.runOurs(url: mock.url, ca: mock.ca, token: token, pushes: pushes, tokens: tokens, streams: streams)
         BenchSend.printRow(rtt: rtt, name: "activity-push", ours, ceiling: ceiling, n: n)
         if ours.ok != n { allOK = false }
         if runPython {

@@ -5,23 +5,16 @@ import Foundation
 /// or the findings and exit 1 when the inputs cannot make a valid push.
 let buildCommand = Command(
     name: "build",
-    summary: "build a push with the one builder and print its headers and payload"
-) { argv in
-    if argv.contains("--help") || argv.contains("-h") {
-        print("usage: activity-push build [--attributes PATH]... [--bundle-id ID] [--format json|text] --event … [flags]\n"
-              + "  --attributes PATH          the app's .swift file or folder (checks the values against its types)\n"
-              + "  --bundle-id ID             app bundle id; apns-topic is ID.push-type.liveactivity (default com.example.app)\n"
-              + BuildFlags.help)
-        return 0
-    }
-    var a = try Arguments(argv, booleanFlags: BuildFlags.booleanFlags)
-    let schema = try Inputs.schema(a.values("--attributes"))
-    let bundleID = a.value("--bundle-id")
-    let format = a.value("--format") ?? "json"
-    guard let flags = try BuildFlags.read(&a) else { throw UsageError("--event start|update|end is required") }
-    try a.finish()
-    if !a.positionals.isEmpty { throw UsageError("unexpected argument '\(a.positionals[0])'") }
-    guard ["json", "text"].contains(format) else { throw UsageError("--format must be json or text") }
+    summary: "build a push with the one builder and print its headers and payload",
+    synopsis: ["--event start|update|end [options]"],
+    groups: [OptionGroup(CommonOptions.attributes, CommonOptions.bundleID(), buildFormat), BuildFlags.group],
+    notes: "without --bundle-id, apns-topic uses com.example.app\nexit: 0 built, 1 the inputs cannot make a valid push (findings), 2 usage error"
+) { arguments in
+    let schema = try CommonOptions.schema(arguments)
+    let bundleID = try arguments.value(CommonOptions.bundleID())
+    let format = try arguments.defaultedValue(buildFormat)
+    guard let flags = try BuildFlags.read(arguments) else { throw UsageError("--event start|update|end is required") }
+    try arguments.expectNoPositionals()
     if let bundleID, bundleID.isEmpty || bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) {
         throw UsageError("--bundle-id must be the app's bundle identifier, e.g. com.example.app")
     }
@@ -32,11 +25,13 @@ let buildCommand = Command(
         if case .broadcast = request.destination { headers.append((":path", .string("/4/broadcasts/apps/\(request.bundleID)"))) }
         let payload = JSONReader.read(request.body).root!.value
         print(JSONWriter.pretty(.obj([("headers", .obj(headers)), ("payload", payload)])))
-        for w in request.warnings { printError("warning: \(w.path): \(w.message) [\(w.code)]" + (w.fix.map { "\n    fix: \($0)" } ?? "")) }
+        for warning in request.warnings {
+            printError("warning: \(warning.path): \(warning.message) [\(warning.code)]" + (warning.fix.map { "\n    fix: \($0)" } ?? ""))
+        }
         return 0
     } catch let error as PushBuildError {
         let report = ValidationReport(findings: error.findings)
-        if format == "text" {
+        if format == .text {
             Inputs.writeStdout(ReportFormatter.text(report, files: .init(payload: "<built payload>")))
         } else {
             print(ReportFormatter.json(report))
@@ -44,3 +39,6 @@ let buildCommand = Command(
         return 1
     }
 }
+
+/// `build --format`: json prints the push (or the findings as JSON), text prints findings for people.
+private let buildFormat = Option<OutputFormat>.format([.json, .text], default: .json)

@@ -3,61 +3,89 @@ import Foundation
 
 /// The build flags shared by `build`, `send` and `queue enqueue`: every way the CLI makes a push decodes its
 /// flags into ``LiveActivityPush/Fields``, the builder's one typed input (the console's JSON decodes into the
-/// same type). Flag names and help come from ``LiveActivityPush/Field``.
+/// same type). Flag names, value names and help come from ``LiveActivityPush/Field``.
 struct BuildFlags {
     typealias Field = LiveActivityPush.Field
 
-    static let booleanFlags: Set<String> = [Field.requestUpdateToken.flag]
+    static let event = text(.event)
+    static let attributesType = text(.attributesType)
+    static let attributes = object(.attributes)
+    static let contentState = object(.contentState)
+    static let alertTitle = text(.alertTitle)
+    static let alertBody = text(.alertBody)
+    static let alertSound = text(.alertSound)
+    static let timestamp = unixSeconds(.timestamp)
+    static let staleDate = unixSeconds(.staleDate)
+    static let dismissalDate = unixSeconds(.dismissalDate)
+    static let relevanceScore = Option<Double>.decimal(Field.relevanceScore.flag, valueName: argument(.relevanceScore),
+                                                       help: Field.relevanceScore.summary)
+    static let priority = Option<Int>.integer(Field.priority.flag, valueName: argument(.priority), help: Field.priority.summary)
+    static let expiration = unixSeconds(.expiration)
+    static let apnsID = text(.apnsID)
+    static let collapseID = text(.collapseID)
+    static let requestUpdateToken = Flag(Field.requestUpdateToken.flag, help: Field.requestUpdateToken.summary)
+    static let inputPushChannel = text(.inputPushChannel)
+    static let channelID = text(.channelID)
 
-    /// One line per field, from the field table (alert title and body share a line).
-    static let help: String = {
-        Field.allCases.map { field in
-            let left = "  " + field.flag + (field.argument.map { " " + $0 } ?? "")
-            let padding = String(repeating: " ", count: max(1, 29 - left.count))
-            return left + padding + field.summary
-        }.joined(separator: "\n")
+    /// Every build flag, in the field table's order.
+    static let group: OptionGroup = {
+        let byField: [Field: any OptionDeclaration] = [
+            .event: event, .attributesType: attributesType, .attributes: attributes, .contentState: contentState,
+            .alertTitle: alertTitle, .alertBody: alertBody, .alertSound: alertSound, .timestamp: timestamp,
+            .staleDate: staleDate, .dismissalDate: dismissalDate, .relevanceScore: relevanceScore, .priority: priority,
+            .expiration: expiration, .apnsID: apnsID, .collapseID: collapseID, .requestUpdateToken: requestUpdateToken,
+            .inputPushChannel: inputPushChannel, .channelID: channelID,
+        ]
+        return OptionGroup("build flags (with --event, instead of PAYLOAD.json)", Field.allCases.compactMap { byField[$0] })
     }()
+
+    private static func argument(_ field: Field) -> String { field.argument ?? "VALUE" }
+
+    private static func text(_ field: Field) -> Option<String> {
+        Option(field.flag, valueName: argument(field), help: field.summary)
+    }
+
+    private static func unixSeconds(_ field: Field) -> Option<Int64> {
+        .unixSeconds(field.flag, valueName: argument(field), help: field.summary)
+    }
+
+    private static func object(_ field: Field) -> Option<JSONValue> {
+        Option(field.flag, valueName: argument(field), help: field.summary) { text, flag in
+            let document = JSONReader.read(text)
+            if let problem = document.problems.first {
+                throw UsageError("\(flag): not valid JSON at column \(problem.position.column): \(problem.message)")
+            }
+            guard let value = document.root?.value, value.members != nil else {
+                throw UsageError("\(flag) must be a JSON object")
+            }
+            return value
+        }
+    }
 
     var fields: LiveActivityPush.Fields
 
     /// Reads the build flags; nil when `--event` is absent (the caller then expects a PAYLOAD.json).
-    static func read(_ arguments: inout Arguments) throws -> BuildFlags? {
-        func unixSeconds(_ field: Field) throws -> Int64? {
-            guard let text = arguments.value(field.flag) else { return nil }
-            guard let seconds = Int64(text) else { throw UsageError("\(field.flag) expects whole UNIX seconds, got '\(text)'") }
-            return seconds
-        }
-        func object(_ field: Field) throws -> JSONValue? {
-            guard let text = arguments.value(field.flag) else { return nil }
-            let document = JSONReader.read(text)
-            if let problem = document.problems.first {
-                throw UsageError("\(field.flag): not valid JSON at column \(problem.position.column): \(problem.message)")
-            }
-            guard let value = document.root?.value, value.members != nil else {
-                throw UsageError("\(field.flag) must be a JSON object")
-            }
-            return value
-        }
-        let event = arguments.value(Field.event.flag)
-        var fields = LiveActivityPush.Fields(event: event.map(LiveActivityEvent.init(rawValue:)))
-        fields.attributesType = arguments.value(Field.attributesType.flag)
-        fields.attributes = try object(.attributes)
-        fields.contentState = try object(.contentState)
-        fields.alertTitle = arguments.value(Field.alertTitle.flag)
-        fields.alertBody = arguments.value(Field.alertBody.flag)
-        fields.alertSound = arguments.value(Field.alertSound.flag)
-        fields.timestampUnixSeconds = try unixSeconds(.timestamp)
-        fields.staleDateUnixSeconds = try unixSeconds(.staleDate)
-        fields.dismissalDateUnixSeconds = try unixSeconds(.dismissalDate)
-        fields.relevanceScore = try arguments.double(Field.relevanceScore.flag)
-        fields.priority = try arguments.int(Field.priority.flag)
-        fields.expirationUnixSeconds = try unixSeconds(.expiration)
-        fields.apnsID = arguments.value(Field.apnsID.flag)
-        fields.collapseID = arguments.value(Field.collapseID.flag)
-        fields.requestUpdateToken = arguments.flag(Field.requestUpdateToken.flag)
-        fields.inputPushChannel = arguments.value(Field.inputPushChannel.flag)
-        fields.channelID = arguments.value(Field.channelID.flag)
-        return event == nil ? nil : BuildFlags(fields: fields)
+    static func read(_ arguments: ParsedArguments) throws -> BuildFlags? {
+        let eventName = try arguments.value(event)
+        var fields = LiveActivityPush.Fields(event: eventName.map(LiveActivityEvent.init(rawValue:)))
+        fields.attributesType = try arguments.value(attributesType)
+        fields.attributes = try arguments.value(attributes)
+        fields.contentState = try arguments.value(contentState)
+        fields.alertTitle = try arguments.value(alertTitle)
+        fields.alertBody = try arguments.value(alertBody)
+        fields.alertSound = try arguments.value(alertSound)
+        fields.timestampUnixSeconds = try arguments.value(timestamp)
+        fields.staleDateUnixSeconds = try arguments.value(staleDate)
+        fields.dismissalDateUnixSeconds = try arguments.value(dismissalDate)
+        fields.relevanceScore = try arguments.value(relevanceScore)
+        fields.priority = try arguments.value(priority)
+        fields.expirationUnixSeconds = try arguments.value(expiration)
+        fields.apnsID = try arguments.value(apnsID)
+        fields.collapseID = try arguments.value(collapseID)
+        fields.requestUpdateToken = arguments.isSet(requestUpdateToken)
+        fields.inputPushChannel = try arguments.value(inputPushChannel)
+        fields.channelID = try arguments.value(channelID)
+        return eventName == nil ? nil : BuildFlags(fields: fields)
     }
 
     /// The push these flags describe, or (`.failure`) the findings of a start missing its parts — report those

@@ -3,191 +3,134 @@ import ActivityPushCore
 import ActivityPushQueue
 import Foundation
 
-/// `activity-push channels create|list|delete` — iOS 18 broadcast channels on Apple's channel-management API,
-/// kept in the registry in the queue's store. Exit 0 done, 1 refused (Apple, the 10 000-channel limit, unknown
-/// channel), 2 could not start (flags, key, database).
+/// `activity-push channels create|list|delete|sweep` — iOS 18 broadcast channels on Apple's channel-management
+/// API, kept in the registry in the queue's store. Exit 0 done, 1 refused (Apple, the 10 000-channel limit,
+/// unknown channel), 2 could not start (flags, key, database).
 let channelsCommand = Command(
     name: "channels",
-    summary: "create, list and delete broadcast channels (Apple's channel management + the registry in the queue's store)"
-) { argv in
-    guard let action = argv.first, !["--help", "-h", "help"].contains(action) else {
-        print(ChannelsCommandOptions.help)
-        return argv.isEmpty ? 2 : 0
-    }
-    guard ["create", "list", "delete", "sweep"].contains(action) else {
-        throw UsageError("unknown action '\(action)'; use channels create|list|delete|sweep (channels --help)")
-    }
-    if argv.contains("--help") || argv.contains("-h") {
-        print(ChannelsCommandOptions.help)
-        return 0
-    }
-    var a = try Arguments(Array(argv.dropFirst()), booleanFlags: ["--apple", "--all"])
-    let options = try ChannelsCommandOptions.read(&a, action: action)
-    return try options.run()
-}
+    summary: "create, list and delete broadcast channels (Apple's channel management + the registry in the queue's store)",
+    notes: """
+    The registry lives in the queue's store (--database). Apple allows 10 000 channels per app per environment;
+    the registry refuses the next one before calling Apple. Channels exist per environment (--env).
+    exit: 0 done, 1 refused (by Apple, the limit, an unknown channel), 2 could not start
+    """,
+    subcommands: [
+        Command(name: "create", summary: "create a channel at Apple and register it (prints the new id)",
+                synopsis: ["--bundle-id ID --storage-policy 0|1 [--activity-id ID] [options]"],
+                groups: [OptionGroup(CommonOptions.database, CommonOptions.bundleID(), ChannelsCLI.storagePolicy,
+                                     ChannelsCLI.activityID, ChannelsCLI.format),
+                         APNsConnectionOptions.group],
+                run: { arguments in try await ChannelsCLI.run(.create, arguments) }),
+        Command(name: "list", summary: "the registry's channels; --apple puts Apple's all-channels beside them",
+                synopsis: ["--bundle-id ID [--apple] [--all] [options]"],
+                groups: [OptionGroup(CommonOptions.database, CommonOptions.bundleID(), ChannelsCLI.apple, ChannelsCLI.all,
+                                     ChannelsCLI.format),
+                         APNsConnectionOptions.group],
+                run: { arguments in try await ChannelsCLI.run(.list, arguments) }),
+        Command(name: "delete", summary: "delete a channel at Apple (irreversible) and mark it deleted in the registry",
+                synopsis: ["CHANNEL_ID [--bundle-id ID] [options]"],
+                groups: [OptionGroup(CommonOptions.database, CommonOptions.bundleID(), ChannelsCLI.format),
+                         APNsConnectionOptions.group],
+                run: { arguments in try await ChannelsCLI.run(.delete, arguments) }),
+        Command(name: "sweep", summary: "delete the channels of ended \"deleteChannelOnEnd\" activities whose end is sent",
+                groups: [OptionGroup(CommonOptions.database, ChannelsCLI.format), APNsConnectionOptions.group],
+                run: { arguments in try await ChannelsCLI.run(.sweep, arguments) }),
+    ]
+)
 
-/// The flags of `channels`, read and checked before anything is sent.
-struct ChannelsCommandOptions {
-    static let help = """
-        usage: activity-push channels create --bundle-id ID --storage-policy 0|1 [--activity-id ID] [credentials]
-               activity-push channels list   --bundle-id ID [--apple [credentials]] [--all]
-               activity-push channels delete CHANNEL_ID [--bundle-id ID] [credentials]
-               activity-push channels sweep  [credentials]   delete the channels of ended activities started with
-                                             "deleteChannelOnEnd" whose end broadcast is sent (serve does it after each end)
-          common: [--env sandbox|production] [--database DB] [--format text|json]
-          --storage-policy 0|1   fixed at creation (Apple, "Sending channel management requests to APNs"):
-                                 0 = No Message Stored: a higher publishing budget, every broadcast needs apns-expiration 0;
-                                 1 = Most Recent Message Stored: Apple keeps the last broadcast up to 8 hours for devices
-                                     that start listening late
-          --activity-id ID       the activity the channel serves (stored in the registry)
-          --apple                list: also read Apple's GET /1/apps/ID/all-channels and put it beside the registry:
-                                 both · registry-only (Apple no longer has it) · apple-only (made by another tool) ·
-                                 registered (Apple not asked) · deleted (--all)
-          --all                  list: include channels deleted through the registry
-          --database DB          the queue's store, where the registry lives (postgres://… or a SQLite file; as for `queue`)
-          --env NAME             the environment (default sandbox); channels exist per environment
-        credentials (create, delete, list --apple), as for send and worker:
-          --auth-key PATH        Apple's .p8 key; Key ID from AuthKey_<KeyID>.p8 or --key-id (or env ACTIVITY_PUSH_AUTH_KEY)
-          --team-id ID           your Team ID
-          --url URL              channel management on this server instead (mock-apns), with --ca-file PEM
-        Apple allows 10 000 channels per app per environment; the registry refuses the next one before calling Apple.
-        exit: 0 done, 1 refused (by Apple, the limit, an unknown channel), 2 could not start
-        """
+/// The options and the one run of `channels`.
+enum ChannelsCLI {
+    enum Action: String { case create, list, delete, sweep }
 
-    var action: String
-    var channelID: String?
-    var bundleID: String?
-    var storagePolicy: MessageStoragePolicy?
-    var activityID: String?
-    var askApple: Bool
-    var includeDeleted: Bool
-    var database: String?
-    var environmentName: String
-    var environment: APNsEnvironment
-    var caFile: String?
-    var credentials: (keyPath: String, keyID: String, teamID: String)?
-    var json: Bool
+    static let storagePolicy = Option<Int>.integer(
+        "--storage-policy",
+        help: "fixed at creation: 0 = No Message Stored (a higher publishing budget; every broadcast needs\n"
+            + "apns-expiration 0), 1 = Most Recent Message Stored (Apple keeps the last broadcast up to 8 hours)")
+    static let activityID = Option<String>("--activity-id", valueName: "ID", help: "the activity the channel serves")
+    static let apple = Flag("--apple", help: "also read Apple's all-channels: both · registry-only (Apple no longer has it) ·\n"
+                                            + "apple-only (made by another tool) · registered (Apple not asked) · deleted (--all)")
+    static let all = Flag("--all", help: "include channels deleted through the registry")
+    static let format = Option<OutputFormat>.format([.text, .json], default: .text)
 
-    static func read(_ a: inout Arguments, action: String) throws -> ChannelsCommandOptions {
-        let environmentName = a.value("--env") ?? "sandbox"
-        guard var environment = APNsEnvironment.named(environmentName) else {
-            throw UsageError("--env must be sandbox or production, got '\(environmentName)'")
-        }
-        if let url = try a.serverURL() { environment = .custom(url) }
-        let caFile = a.value("--ca-file")
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw UsageError("\(caFile): cannot read the CA file") }
-        var options = ChannelsCommandOptions(
-            action: action, bundleID: a.value("--bundle-id"), activityID: a.value("--activity-id"),
-            askApple: a.flag("--apple"), includeDeleted: a.flag("--all"), database: a.value("--database"),
-            environmentName: environmentName, environment: environment, caFile: caFile, json: false)
-        if let policy = a.value("--storage-policy") {
-            guard policy == "0" || policy == "1", let number = Int(policy) else {
-                throw UsageError("--storage-policy must be 0 (No Message Stored) or 1 (Most Recent Message Stored), got '\(policy)'")
-            }
-            options.storagePolicy = MessageStoragePolicy(rawValue: number)
-        }
-        let format = a.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
-        options.json = format == "json"
-        let keyPath = a.value("--auth-key", environment: "ACTIVITY_PUSH_AUTH_KEY")
-        var keyID = a.value("--key-id")
-        let teamID = a.value("--team-id")
-        try a.finish()
+    static func run(_ action: Action, _ arguments: ParsedArguments) async throws -> Int32 {
+        let connection = try APNsConnectionOptions(arguments)
+        let bundleID = action == .sweep ? nil : try arguments.value(CommonOptions.bundleID())
+        let json = try arguments.value(format) == .json
+        var policy: MessageStoragePolicy?
+        var channelID: String?
         switch action {
-        case "create":
-            guard options.bundleID != nil else { throw UsageError("create needs --bundle-id ID (the app the channel belongs to)") }
-            guard options.storagePolicy != nil else {
+        case .create:
+            guard bundleID != nil else { throw UsageError("create needs --bundle-id ID (the app the channel belongs to)") }
+            guard let number = try arguments.value(storagePolicy) else {
                 throw UsageError("create needs --storage-policy 0|1: 0 = No Message Stored (higher publishing budget), "
                                  + "1 = Most Recent Message Stored (the last broadcast kept up to 8 hours); Apple cannot change it later")
             }
-            guard a.positionals.isEmpty else { throw UsageError("create takes no positional argument, got '\(a.positionals[0])'") }
-        case "sweep":
-            guard a.positionals.isEmpty else { throw UsageError("sweep takes no positional argument, got '\(a.positionals[0])'") }
-        case "list":
-            guard options.bundleID != nil else { throw UsageError("list needs --bundle-id ID") }
-            guard a.positionals.isEmpty else { throw UsageError("list takes no positional argument, got '\(a.positionals[0])'") }
-        default:
-            guard a.positionals.count == 1 else { throw UsageError("delete takes one CHANNEL_ID (base64, as `channels list` prints it)") }
-            options.channelID = a.positionals[0]
+            guard number == 0 || number == 1 else {
+                throw UsageError("--storage-policy must be 0 (No Message Stored) or 1 (Most Recent Message Stored), got '\(number)'")
+            }
+            policy = MessageStoragePolicy(rawValue: number)
+        case .list:
+            guard bundleID != nil else { throw UsageError("list needs --bundle-id ID") }
+        case .delete:
+            guard arguments.positionals.count == 1 else { throw UsageError("delete takes one CHANNEL_ID (base64, as `channels list` prints it)") }
+            channelID = arguments.positionals[0]
+        case .sweep:
+            break
         }
-        let needsApple = action != "list" || options.askApple
-        if let keyPath {
-            let fileName = (keyPath as NSString).lastPathComponent
-            if keyID == nil, fileName.hasPrefix("AuthKey_"), fileName.hasSuffix(".p8") { keyID = String(fileName.dropFirst(8).dropLast(3)) }
-            guard let keyID else { throw UsageError("--key-id is required when the key file is not named AuthKey_<KeyID>.p8") }
-            guard let teamID else { throw UsageError("--team-id is required with --auth-key (10 characters, Membership details)") }
-            options.credentials = (keyPath, keyID, teamID)
-        } else if needsApple {
-            throw UsageError("channels \(action)\(action == "list" ? " --apple" : "") calls Apple: give --auth-key AuthKey_KEYID.p8 "
-                             + "--team-id TEAMID (or env ACTIVITY_PUSH_AUTH_KEY)")
-        }
-        return options
-    }
-
-    func run() throws -> Int32 {
+        if action != .delete, let extra = arguments.positionals.first { throw UsageError("\(action.rawValue) takes no positional argument, got '\(extra)'") }
+        let askApple = action == .list && arguments.isSet(apple)
+        let includeDeleted = action == .list && arguments.isSet(all)
+        let activity = action == .create ? try arguments.value(activityID) : nil
+        let callsApple = action != .list || askApple
+        let token = callsApple ? try connection.providerToken() : try connection.optionalProviderToken()
+        if let warning = token?.keyFileWarning { printError("activity-push channels: warning: \(warning)") }
         let outbox: Outbox
-        do { outbox = try Outbox.open(database: database) } catch { throw UsageError("--database: \(error)") }
+        do { outbox = try Outbox.open(database: arguments.value(CommonOptions.database)) } catch { throw UsageError("--database: \(error)") }
         defer { outbox.store.close() }
         let registry: ChannelRegistry
         do { registry = try ChannelRegistry(store: outbox.store) } catch { throw UsageError("\(error)") }
-        var client: APNsClient?
-        if let credentials {
-            let token: ProviderToken
-            do { token = try ProviderToken(keyFile: credentials.keyPath, keyID: credentials.keyID, teamID: credentials.teamID) } catch {
-                throw UsageError("\(error)")
+        let client = try token.map {
+            try APNsClient(environment: connection.environment, token: $0, transport: HTTP2TransportConfiguration(caFile: connection.caFile))
+        }
+        let channels = BroadcastChannels(registry: registry, client: client, environment: connection.namedEnvironment.name)
+        let outcome: Result<JSONValue, ChannelError>
+        do throws(ChannelError) {
+            switch action {
+            case .create:
+                outcome = .success(try await channels.create(bundleID: bundleID!, storagePolicy: policy!,
+                                                             activityID: activity).json)
+            case .list:
+                outcome = .success(try await channels.list(bundleID: bundleID!, askApple: askApple,
+                                                           includeDeleted: includeDeleted).json)
+            case .delete:
+                let gone = try await channels.delete(channelID: channelID!, bundleID: bundleID)
+                outcome = .success(gone?.json ?? .obj([("channelID", .string(channelID!)), ("deleted", .bool(true)), ("registry", .null)]))
+            case .sweep:
+                outcome = .success(.obj([("deleted", .arr(await channels.deleteChannelsOfEndedActivities().map(JSONValue.string)))]))
             }
-            if let warning = token.keyFileWarning { printError("activity-push channels: warning: \(warning)") }
-            client = try APNsClient(environment: environment, token: token, transport: HTTP2TransportConfiguration(caFile: caFile))
+        } catch {
+            outcome = .failure(error)
         }
-        let channels = BroadcastChannels(registry: registry, client: client, environment: environmentName)
-        let options = self
-        let apnsClient = client
-        let outcome: Result<JSONValue, ChannelError> = blockingAwait {
-            let result = await Self.perform(options, on: channels)
-            await apnsClient?.shutdown()
-            return result
-        }
+        await client?.shutdown()
         switch outcome {
         case .failure(let error):
             if json {
                 print(JSONWriter.compact(.obj([("error", .obj([("kind", .string(error.kind.rawValue)), ("message", .string(error.description)),
                                                                ("fix", error.fix.map { .string($0) } ?? .null)]))])))
             }
-            printError("activity-push channels \(action): \(error.description)" + (error.fix.map { "\n    fix: \($0)" } ?? ""))
+            printError("activity-push channels \(action.rawValue): \(error.description)" + (error.fix.map { "\n    fix: \($0)" } ?? ""))
             return error.kind == .store ? 2 : 1
         case .success(let value):
-            if json { print(JSONWriter.compact(value)) } else { printText(value) }
-            return 0
-        }
-    }
-
-    private static func perform(_ options: ChannelsCommandOptions, on channels: BroadcastChannels) async -> Result<JSONValue, ChannelError> {
-        do throws(ChannelError) {
-            switch options.action {
-            case "create":
-                let made = try await channels.create(bundleID: options.bundleID!, storagePolicy: options.storagePolicy!,
-                                                     activityID: options.activityID)
-                return .success(made.json)
-            case "sweep":
-                let deleted = await channels.deleteChannelsOfEndedActivities()
-                return .success(.obj([("deleted", .arr(deleted.map(JSONValue.string)))]))
-            case "list":
-                let listing = try await channels.list(bundleID: options.bundleID!, askApple: options.askApple,
-                                                      includeDeleted: options.includeDeleted)
-                return .success(listing.json)
-            default:
-                let gone = try await channels.delete(channelID: options.channelID!, bundleID: options.bundleID)
-                return .success(gone?.json ?? .obj([("channelID", .string(options.channelID!)), ("deleted", .bool(true)),
-                                                     ("registry", .null)]))
+            if json { print(JSONWriter.compact(value)) } else {
+                printText(value, action: action, askApple: askApple, activityID: activity)
             }
-        } catch {
-            return .failure(error)
+            return 0
         }
     }
 
     /// Text output: `create` prints the new channel id alone on the first line (for scripts), then details;
     /// `list` one channel a line; `delete` one line.
-    private func printText(_ value: JSONValue) {
+    private static func printText(_ value: JSONValue, action: Action, askApple: Bool, activityID: String?) {
         func text(_ node: JSONValue?, _ key: String) -> String {
             guard let found = node?.members?.first(where: { $0.key == key })?.value.value else { return "" }
             switch found {
@@ -198,12 +141,12 @@ struct ChannelsCommandOptions {
             }
         }
         switch action {
-        case "create":
+        case .create:
             print(text(value, "channelID"))
             printError("created in \(text(value, "environment")) for \(text(value, "bundleID")): storage policy "
                        + "\(text(value, "storagePolicy")) (\(text(value, "storagePolicyName")))"
                        + (activityID.map { ", activity \($0)" } ?? ""))
-        case "list":
+        case .list:
             guard case .array(let nodes)? = value.members?.first(where: { $0.key == "channels" })?.value.value else { return }
             let entries = nodes.map(\.value)
             printError("\(entries.count) channel(s) of \(text(value, "bundleID")) in \(text(value, "environment"))"
@@ -215,12 +158,12 @@ struct ChannelsCommandOptions {
                 print([text(entry, "channelID"), text(entry, "presence"), policy.isEmpty ? "-" : "policy " + policy,
                        activity.isEmpty || activity == "-" ? "-" : "activity " + activity].joined(separator: "  "))
             }
-        case "sweep":
+        case .sweep:
             guard case .array(let nodes)? = value.members?.first(where: { $0.key == "deleted" })?.value.value else { return }
             for node in nodes { print("deleted \(node.value.stringValue ?? "")") }
             printError("\(nodes.count) channel(s) of ended activities deleted")
         default:
-            print("deleted \(channelID ?? "")")
+            print("deleted \(text(value, "channelID"))")
         }
     }
 }

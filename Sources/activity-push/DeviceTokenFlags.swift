@@ -3,16 +3,24 @@ import ActivityPushCore
 /// `--token HEX ...` and `--tokens-file FILE` (one hex token per line; `#` comments and blank lines ignored),
 /// shared by `send` and `queue enqueue`. Each token is checked by ``DeviceToken``; errors show it redacted.
 enum DeviceTokenFlags {
+    static let token = Option<String>(
+        "--token", valueName: "HEX",
+        help: "a push-to-start token (start) or an activity update token; one push each", repeatable: true)
+    static let tokensFile = Option<String>(
+        "--tokens-file", valueName: "FILE", help: "one hex token per line (# comments and blank lines ignored)")
+
+    static let group = OptionGroup("device tokens", [token, tokensFile])
+
     /// The tokens given, flags first, then the file's lines, as lowercase hex.
-    static func read(_ arguments: inout Arguments) throws -> [String] {
+    static func read(_ arguments: ParsedArguments) throws -> [String] {
         var tokens: [String] = []
-        for text in arguments.values("--token") {
+        for text in try arguments.values(token) {
             guard let token = try? DeviceToken(hex: text) else {
                 throw UsageError("--token \(DeviceToken.redacted(text)): not hex (the token data printed as hex)")
             }
             tokens.append(token.hex)
         }
-        if let file = arguments.value("--tokens-file") {
+        if let file = try arguments.value(tokensFile) {
             var bytes = try Inputs.bytes(file)[...]
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }   // a UTF-8 byte-order mark
             // Lines split on the byte 0x0A and trimmed of spaces, tabs and CR on bytes: Swift's Character view

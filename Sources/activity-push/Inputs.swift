@@ -123,57 +123,57 @@ enum Inputs {
                 sources.append((path, text))
             }
             return try SwiftSourceReader.read(sources: sources)
-        } catch let e as SchemaReadError {
-            throw UsageError(e.message)
+        } catch let error as SchemaReadError {
+            throw UsageError(error.message)
         }
     }
 
     /// The app's schema from a file written by `activity-push schema --format json`.
     static func schemaDescription(_ path: String) throws -> ActivitySchema {
         // A schema description nests about three levels per Swift type level.
-        let doc = JSONReader.read(try bytes(path), maxDepth: 4096)
-        if let p = doc.problems.first(where: { $0.kind != .duplicateKey }) {
-            throw UsageError("\(path):\(p.position.line):\(p.position.column): not valid JSON: \(p.message)")
+        let document = JSONReader.read(try bytes(path), maxDepth: 4096)
+        if let problem = document.problems.first(where: { $0.kind != .duplicateKey }) {
+            throw UsageError("\(path):\(problem.position.line):\(problem.position.column): not valid JSON: \(problem.message)")
         }
-        guard let root = doc.root else { throw UsageError("\(path): empty") }
+        guard let root = document.root else { throw UsageError("\(path): empty") }
         if root["$schema"] != nil {
             throw UsageError("\(path) is a JSON Schema export; --schema takes the output of `activity-push schema --format json`")
         }
         do {
             return try ActivitySchemaDescription.read(root.value)
-        } catch let e as SchemaReadError {
-            throw UsageError("\(path): \(e.message)")
+        } catch let error as SchemaReadError {
+            throw UsageError("\(path): \(error.message)")
         }
     }
 
     /// A headers file: a JSON object of header names (any case) to string or number values.
     /// Returns the headers and where each name sits in the file (for compiler-style locations).
     static func headers(_ path: String) throws -> (APNsHeaders, [String: SourcePosition]) {
-        let doc = JSONReader.read(try bytes(path))
-        if let p = doc.problems.first(where: { $0.kind != .duplicateKey }) {
-            throw UsageError("\(path):\(p.position.line):\(p.position.column): not valid JSON: \(p.message)")
+        let document = JSONReader.read(try bytes(path))
+        if let problem = document.problems.first(where: { $0.kind != .duplicateKey }) {
+            throw UsageError("\(path):\(problem.position.line):\(problem.position.column): not valid JSON: \(problem.message)")
         }
-        guard let members = doc.root?.value.members else {
+        guard let members = document.root?.value.members else {
             throw UsageError("\(path): expected a JSON object of header names to values, e.g. {\"apns-push-type\": \"liveactivity\"}")
         }
-        var h = APNsHeaders()
+        var headers = APNsHeaders()
         var positions: [String: SourcePosition] = [:]
-        for m in members {
+        for member in members {
             let value: String
-            switch m.value.value {
-            case .string(let s): value = s
-            case .number(let n): value = n.lexeme
-            case .bool(let b): value = b ? "true" : "false"
+            switch member.value.value {
+            case .string(let text): value = text
+            case .number(let number): value = number.lexeme
+            case .bool(let flag): value = flag ? "true" : "false"
             default:
-                throw UsageError("\(path):\(m.value.position.line):\(m.value.position.column): header \"\(m.key)\" must be a string or number")
+                throw UsageError("\(path):\(member.value.position.line):\(member.value.position.column): header \"\(member.key)\" must be a string or number")
             }
-            h[m.key] = value
-            positions[m.key.lowercased()] = m.keyPosition
+            headers[member.key] = value
+            positions[member.key.lowercased()] = member.keyPosition
         }
-        return (h, positions)
+        return (headers, positions)
     }
 
-    static func writeStdout(_ s: String) {
-        FileHandle.standardOutput.write(Data(s.utf8))
+    static func writeStdout(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

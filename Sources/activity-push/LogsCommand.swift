@@ -5,56 +5,62 @@ import Foundation
 /// `activity-push logs [FILE|-] [--since TIME] [--bundle-id ID] [--journal FILE] [--attributes PATH]...
 ///                     [--format text|json]`
 /// Exit: 0 no rejection found, 1 at least one rejection, 2 unreadable input / unknown format / usage.
+enum LogsOptions {
+    static let since = Option<LogTimestamp>(
+        "--since", valueName: "TIME",
+        help: "skip entries before TIME (2026-11-24 11:02:00[-0800], ISO 8601, HH:MM:SS or UNIX seconds)"
+    ) { text, flag in
+        let forms = "use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00"
+        if !text.isEmpty, text.allSatisfy({ "0123456789.+-eE".contains($0) }), let unixSeconds = Double(text) {
+            guard let timestamp = LogTimestamp(unixSeconds: unixSeconds) else {
+                throw UsageError("\(flag): \(text) is out of range as UNIX seconds (years 1 to 9999); \(forms)")
+            }
+            return timestamp
+        }
+        guard let timestamp = LogTimestamp.parse(text) else {
+            throw UsageError("\(flag): cannot read '\(text)' (or no such date); \(forms)")
+        }
+        return timestamp
+    }
+    static let bundleID = Option<String>(
+        "--bundle-id", valueName: "ID", help: "keep events of this bundle (events whose bundle the log does not reveal are kept)")
+    static let journal = Option<String>(
+        "--journal", valueName: "FILE",
+        help: "send journal (NDJSON, one SendJournalEntry per line): pair each rejection with the\n"
+            + "push sent just before it and re-check that payload")
+    static let attributes = Option<String>(
+        "--attributes", valueName: "PATH",
+        help: "the app's ActivityAttributes Swift source (file or folder) for the re-check", repeatable: true)
+    static let format = Option<OutputFormat>.format([.text, .json], default: .text)
+}
+
 let logsCommand = Command(
     name: "logs",
-    summary: "find Live Activity rejections in a device log (Console, log show/stream, idevicesyslog)"
-) { argv in
-    if argv.contains("--help") || argv.contains("-h") {
-        print("""
-        usage: activity-push logs [FILE|-] [--since TIME] [--bundle-id ID] [--journal FILE]
-                                  [--attributes PATH]... [--format text|json]
-          FILE           a device log capture (default: standard input); the format is detected:
-                         \(DeviceLogFormat.known.map(\.producedBy).joined(separator: "; "))
-          --since TIME   skip entries before TIME (2026-11-24 11:02:00[-0800], ISO 8601, or HH:MM:SS)
-          --bundle-id ID keep events of this bundle (events whose bundle the log does not reveal are kept)
-          --journal FILE send journal (NDJSON, one SendJournalEntry per line): pair each rejection with the
-                         push sent just before it and re-check that payload
-          --attributes PATH  the app's ActivityAttributes Swift source (file or folder) for the re-check
-        exit: 0 no rejection, 1 rejections found, 2 unreadable input or unknown format
-        """)
-        return 0
-    }
-    var a = try Arguments(argv)
-    let format = a.value("--format") ?? "text"
-    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json, got '\(format)'") }
-    var since: LogTimestamp?
-    if let s = a.value("--since") {
-        if !s.isEmpty, s.allSatisfy({ "0123456789.+-eE".contains($0) }), let unix = Double(s) {
-            guard let t = LogTimestamp(unixSeconds: unix) else {
-                throw UsageError("--since: \(s) is out of range as UNIX seconds (years 1 to 9999); use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00")
-            }
-            since = t
-        } else {
-            guard let t = LogTimestamp.parse(s) else {
-                throw UsageError("--since: cannot read '\(s)' (or no such date); use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00")
-            }
-            since = t
-        }
-    }
-    let bundleID = a.value("--bundle-id")
-    let journalPath = a.value("--journal")
-    let attributePaths = a.values("--attributes")
-    try a.finish()
-    guard a.positionals.count <= 1 else { throw UsageError("one log file at a time (got \(a.positionals.count))") }
-    let path = a.positionals.first ?? "-"
+    summary: "find Live Activity rejections in a device log (Console, log show/stream, idevicesyslog)",
+    synopsis: ["[FILE|-] [options]"],
+    groups: [OptionGroup(LogsOptions.since, LogsOptions.bundleID, LogsOptions.journal, LogsOptions.attributes,
+                         LogsOptions.format)],
+    notes: """
+    FILE: a device log capture (default: standard input); the format is detected:
+          \(DeviceLogFormat.known.map(\.producedBy).joined(separator: "; "))
+    exit: 0 no rejection, 1 rejections found, 2 unreadable input or unknown format
+    """
+) { arguments in
+    let format = try arguments.defaultedValue(LogsOptions.format)
+    let since = try arguments.value(LogsOptions.since)
+    let bundleID = try arguments.value(LogsOptions.bundleID)
+    let journalPath = try arguments.value(LogsOptions.journal)
+    let attributePaths = try arguments.values(LogsOptions.attributes)
+    guard arguments.positionals.count <= 1 else { throw UsageError("one log file at a time (got \(arguments.positionals.count))") }
+    let path = arguments.positionals.first ?? "-"
 
     var pairing: RejectionPairing?
     if let journalPath {
         let journal: [SendJournalEntry]
         // Read whole, so capped: a journal covering one log capture is far below it.
         let bytes = try Inputs.bytes(journalPath, limit: Inputs.readLimit)
-        do { journal = try SendJournalEntry.readJournal(bytes: bytes, file: journalPath) } catch let e as DeviceLogError {
-            throw UsageError(e.description)
+        do { journal = try SendJournalEntry.readJournal(bytes: bytes, file: journalPath) } catch let error as DeviceLogError {
+            throw UsageError(error.description)
         }
         var schema: ActivitySchema?
         if !attributePaths.isEmpty {
@@ -71,7 +77,7 @@ let logsCommand = Command(
     var rejections = 0
     var unreadable = 0
     do {
-        if format == "json" { out.write("[") }
+        if format == .json { out.write("[") }
         var isFolder: ObjCBool = false
         if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw UsageError("\(path): is a directory; for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
@@ -92,7 +98,7 @@ let logsCommand = Command(
             guard var event = analyzer.event(for: entry) else { return }
             if let pairing { event.pairing = pairing.pair(event) }
             if event.isRejection { rejections += 1 }
-            if format == "json" {
+            if format == .json {
                 out.write(count == 0 ? "\n" : ",\n")
                 out.append { event.appendJSON(to: &$0) }
             } else {
@@ -100,7 +106,7 @@ let logsCommand = Command(
             }
             count += 1
         }
-        if format == "json" {
+        if format == .json {
             out.write(count == 0 ? "]\n" : "\n]\n")
         } else {
             out.write(count == 0 ? "no Live Activity events from liveactivitiesd in this log"
@@ -111,36 +117,38 @@ let logsCommand = Command(
         if unreadable > 0 {
             printError("activity-push logs: \(unreadable) part(s) of the log could not be read; the events above may be incomplete")
         }
-    } catch let e as DeviceLogError {
+    } catch let error as DeviceLogError {
         out.discard()
-        throw UsageError(e.description)
+        throw UsageError(error.description)
     }
     return rejections > 0 ? 1 : 0
 }
 
-private func textLines(_ e: LiveActivityLogEvent) -> String {
-    let where_ = e.index.map { "#\($0)" } ?? e.line.map { "line \($0)" } ?? ""
-    var s = "\(e.time)  \(e.kind)  (\(where_))\n    \(e.process): \(e.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
-    if let b = e.bundle { s += "    bundle: \(b)\n" }
-    if let p = LogLineCatalog.pattern(of: e.kind), !p.isInformational {
-        if !p.payloadCauses.isEmpty {
-            s += "    likely payload causes: \(p.payloadCauses.map(\.rawValue).joined(separator: ", "))\n"
+private func textLines(_ event: LiveActivityLogEvent) -> String {
+    let location = event.index.map { "#\($0)" } ?? event.line.map { "line \($0)" } ?? ""
+    var text = "\(event.time)  \(event.kind)  (\(location))\n    \(event.process): \(event.message.replacingOccurrences(of: "\n", with: "\n    "))\n"
+    if let bundle = event.bundle { text += "    bundle: \(bundle)\n" }
+    if let pattern = LogLineCatalog.pattern(of: event.kind), !pattern.isInformational {
+        if !pattern.payloadCauses.isEmpty {
+            text += "    likely payload causes: \(pattern.payloadCauses.map(\.rawValue).joined(separator: ", "))\n"
         }
-        if !p.deliveryCauses.isEmpty { s += "    likely delivery causes: \(p.deliveryCauses.joined(separator: ", "))\n" }
+        if !pattern.deliveryCauses.isEmpty { text += "    likely delivery causes: \(pattern.deliveryCauses.joined(separator: ", "))\n" }
     }
-    if let p = e.pairing {
-        s += "    \(p.summary(at: e.time))\n"
-        for f in p.causes { s += "      \(f.code) \(f.path): \(f.message)\(f.fix.map { " — fix: \($0)" } ?? "")\n" }
+    if let pairing = event.pairing {
+        text += "    \(pairing.summary(at: event.time))\n"
+        for finding in pairing.causes {
+            text += "      \(finding.code) \(finding.path): \(finding.message)\(finding.fix.map { " — fix: \($0)" } ?? "")\n"
+        }
     }
-    return s
+    return text
 }
 
 /// Collects output and writes it to stdout in large blocks (events stream out as they are found).
-final class BufferedStdout: @unchecked Sendable {
+final class BufferedStdout {
     private var buffer: [UInt8] = []
     private var wroteAny = false
-    func write(_ s: String) {
-        buffer += s.utf8
+    func write(_ text: String) {
+        buffer += text.utf8
         if buffer.count >= 1 << 16 { flush() }
     }
     /// Lets a writer append bytes directly.

@@ -6,91 +6,122 @@ import Foundation
 import Glibc
 #endif
 
+/// The options of `mock-apns`. `--auth-key`, `--key-id` and `--team-id` here name the key provider tokens are
+/// verified against, not the sender's credentials (``APNsConnectionOptions``).
+enum MockAPNsOptions {
+    static let host = Option<String>(
+        "--host", valueName: "ADDR",
+        help: "numeric address to bind (localhost means 127.0.0.1; no name lookup, as serve)", default: "127.0.0.1")
+    static let port = Option<Int>.integer("--port", help: "TCP port; 0 picks a free one, printed on the first line", default: 0)
+    static let h2c = Flag("--h2c", help: "cleartext HTTP/2 with prior knowledge (curl --http2-prior-knowledge) instead of TLS")
+    static let tlsDirectory = Option<String>(
+        "--tls-dir", valueName: "DIR", help: "where ca.pem, server.pem, server-key.pem live; generated when absent",
+        defaultText: ".mock-apns-tls")
+    static let attributes = Option<String>(
+        "--attributes", valueName: "PATH",
+        help: "the app's .swift file or folder with its ActivityAttributes types, for device emulation", repeatable: true)
+    static let authKey = Option<String>(
+        "--auth-key", valueName: "PATH",
+        help: "verify ES256 provider tokens against this .p8 (kid from the file name AuthKey_KEYID.p8 or --key-id)")
+    static let teamID = Option<String>("--team-id", valueName: "TEAM", help: "the iss every provider token must carry (with --auth-key)")
+    static let keyID = Option<String>("--key-id", valueName: "KEYID", help: "the kid provider tokens must carry (with --auth-key)")
+    static let acceptAnyToken = Flag("--accept-any-token", help: "accept any non-empty bearer token (the default without --auth-key)")
+    static let journal = Option<String>("--journal", valueName: "FILE", help: "append one NDJSON line per request to FILE")
+    static let faults = Option<String>(
+        "--faults", valueName: "SPEC",
+        help: """
+        inject faults: comma-separated ACTION[:WHEN], e.g. '429=30:next=2,503:share=10%,delay=200ms:all'
+        WHEN: next=N (default next=1) | share=P (0.1 or 10%) | all;  'none' clears
+        ACTION:
+          429[=SECONDS]   429 TooManyRequests with Retry-After (default 1)
+          500, 503        InternalServerError, ServiceUnavailable
+          delay=MS        answer after MS milliseconds (also 2s); adds to any other fault
+          goaway          graceful GOAWAY {"reason":"Shutdown"} naming the highest stream processed:
+                          this request and later streams are not processed, every stream at or below
+                          it is still answered, then the connection closes
+          goaway-abrupt   the same GOAWAY, then close at once (answers still owed are never sent)
+          drop-before     close the connection at once; the request is not processed (alias: drop)
+          drop-after      process the request (delivered, journaled 200), close before answering
+          refused         RST_STREAM REFUSED_STREAM; the request is not processed
+          streams=N       answer, then SETTINGS_MAX_CONCURRENT_STREAMS=N on this connection
+        """)
+    static let maxConcurrentStreams = Option<Int>.integer(
+        "--max-concurrent-streams", help: "streams per connection after a valid provider token", default: 1000)
+    static let streamsBeforeToken = Option<Int>.integer(
+        "--streams-before-token", help: "streams allowed before a valid token (1, as APNs; raise for h2load -m N)", default: 1)
+    static let pushToStartBudget = Option<Int>.integer(
+        "--push-to-start-budget", help: "starts per push-to-start token per hour before the device refuses", default: 10)
+    static let idleTimeout = Option<Double>.decimal(
+        "--idle-timeout", help: "close connections that sent nothing for SECONDS (GOAWAY IdleTimeout; 0: never)", default: 300)
+    static let silentAfterIdle = Option<Double>.decimal(
+        "--silent-after-idle",
+        help: "never answer again on a connection whose request comes after SECONDS without any\n"
+            + "frame (PING included), as APNs does to long-idle connections without PING", defaultText: "off")
+    static let quiet = Flag("--quiet", help: "do not print one line per request on standard error")
+    static let reportTokensTo = Option<String>(
+        "--report-tokens-to", valueName: "URL",
+        help: "play the app against serve at URL (http://127.0.0.1:8787): POST /_mock/devices/<id> {\"attributesType\": \"T\"}\n"
+            + "makes a device's push-to-start token and posts it to URL/v1/tokens; each start the device applies that\n"
+            + "asked input-push-token: 1 posts the activity's update token")
+    static let intakeToken = Option<String>(
+        "--intake-token", valueName: "TOKEN", help: "the bearer for URL/v1/tokens (prefer --intake-token-file)",
+        environment: "ACTIVITY_PUSH_INTAKE_TOKEN")
+    static let intakeTokenFile = Option<String>(
+        "--intake-token-file", valueName: "PATH", help: "the bearer for URL/v1/tokens (serve --intake-token), the file's first line")
+    static let activityIDAttribute = Option<String>(
+        "--activity-id-attribute", valueName: "KEY", help: "the aps.attributes key holding the activity id", default: "activityID")
+}
+
 /// `activity-push mock-apns …` — a local APNs that answers like Apple and journals what the device would do.
 let mockAPNsCommand = Command(
     name: "mock-apns",
     summary: "run a local APNs (HTTP/2) that answers like Apple and says what the device would do",
-    run: { argv in try runMockAPNs(argv) }
+    groups: [OptionGroup(MockAPNsOptions.host, MockAPNsOptions.port, MockAPNsOptions.h2c, MockAPNsOptions.tlsDirectory,
+                         MockAPNsOptions.attributes, MockAPNsOptions.authKey, MockAPNsOptions.teamID, MockAPNsOptions.keyID,
+                         MockAPNsOptions.acceptAnyToken, MockAPNsOptions.journal, MockAPNsOptions.faults,
+                         MockAPNsOptions.maxConcurrentStreams, MockAPNsOptions.streamsBeforeToken,
+                         MockAPNsOptions.pushToStartBudget, MockAPNsOptions.idleTimeout, MockAPNsOptions.silentAfterIdle,
+                         MockAPNsOptions.quiet),
+             OptionGroup("playing the app (for serve's Live Activity lifecycle)",
+                         [MockAPNsOptions.reportTokensTo, MockAPNsOptions.intakeTokenFile, MockAPNsOptions.intakeToken,
+                          MockAPNsOptions.activityIDAttribute])],
+    notes: """
+    first stdout line: "mock-apns listening on <URL>"; with TLS the second: "mock-apns ca <path to ca.pem>".
+    control: GET|DELETE /_mock/journal, GET /_mock/stats, GET|POST /_mock/faults (body: SPEC),
+             POST /_mock/unregister/<token>
+    stops on SIGINT/SIGTERM and prints the request count and HTTP/2 counters (RST_STREAM received, GOAWAY sent,
+    refused, drops before/after processing) on standard error.
+    """,
+    stopsOnSignals: true,
+    run: runMockAPNs
 )
 
-private func runMockAPNs(_ argv: [String]) throws -> Int32 {
-    if argv.contains("--help") || argv.contains("-h") {
-        print("""
-        usage: activity-push mock-apns [--host 127.0.0.1] [--port N] [--h2c] [--tls-dir DIR] [--attributes PATH]...
-                                       [--auth-key AuthKey_KEYID.p8 --team-id TEAM [--key-id KEYID] | --accept-any-token]
-                                       [--journal FILE.ndjson] [--faults SPEC] [--max-concurrent-streams N]
-                                       [--streams-before-token N] [--push-to-start-budget N]
-                                       [--idle-timeout SECONDS] [--silent-after-idle SECONDS] [--quiet]
-          --host        numeric address to bind (default 127.0.0.1; localhost means 127.0.0.1; no name lookup, as serve)
-          --port        TCP port; 0 (default) picks a free one, printed on the first line
-          --h2c         cleartext HTTP/2 with prior knowledge (curl --http2-prior-knowledge) instead of TLS
-          --tls-dir     where ca.pem, server.pem, server-key.pem live; generated when absent (default .mock-apns-tls)
-          --attributes  the app's .swift file or folder with its ActivityAttributes types, for device emulation (repeatable)
-          --auth-key    verify ES256 provider tokens against this .p8 (kid from the file name AuthKey_KEYID.p8 or --key-id)
-          --team-id     the iss every provider token must carry (with --auth-key)
-          --accept-any-token  accept any non-empty bearer token (the default without --auth-key)
-          --journal     append one NDJSON line per request to FILE
-          --faults      inject faults: comma-separated ACTION[:WHEN], e.g. '429=30:next=2,503:share=10%,delay=200ms:all'
-                        WHEN: next=N (default next=1) | share=P (0.1 or 10%) | all;  'none' clears
-                        ACTION:
-                          429[=SECONDS]   429 TooManyRequests with Retry-After (default 1)
-                          500, 503        InternalServerError, ServiceUnavailable
-                          delay=MS        answer after MS milliseconds (also 2s); adds to any other fault
-                          goaway          graceful GOAWAY {"reason":"Shutdown"} naming the highest stream processed:
-                                          this request and later streams are not processed, every stream at or below
-                                          it is still answered, then the connection closes
-                          goaway-abrupt   the same GOAWAY, then close at once (answers still owed are never sent)
-                          drop-before     close the connection at once; the request is not processed (alias: drop)
-                          drop-after      process the request (delivered, journaled 200), close before answering
-                          refused         RST_STREAM REFUSED_STREAM; the request is not processed
-                          streams=N       answer, then SETTINGS_MAX_CONCURRENT_STREAMS=N on this connection
-          --max-concurrent-streams  streams per connection after a valid provider token (default 1000)
-          --streams-before-token    streams allowed before a valid token (default 1, as APNs; raise for h2load -m N)
-          --push-to-start-budget    starts per push-to-start token per hour before the device refuses (default 10)
-          --idle-timeout    close connections that sent nothing for SECONDS (GOAWAY IdleTimeout; default 300, 0: never)
-          --silent-after-idle  never answer again on a connection whose request comes after SECONDS without any
-                        frame (PING included), as APNs does to long-idle connections without PING (default: off)
-          --quiet       do not print one line per request on standard error
-          --report-tokens-to URL  play the app against `serve` at URL (http://127.0.0.1:8787): POST /_mock/devices/<id>
-                        {"attributesType": "T"} makes a device's push-to-start token and posts it to URL/v1/tokens;
-                        each start the device applies that asked input-push-token: 1 posts the activity's update token
-          --intake-token-file PATH  the bearer for URL/v1/tokens (serve --intake-token; or env ACTIVITY_PUSH_INTAKE_TOKEN)
-          --activity-id-attribute KEY  the aps.attributes key holding the activity id (default activityID)
-        first stdout line: "mock-apns listening on <URL>"; with TLS the second: "mock-apns ca <path to ca.pem>".
-        control: GET|DELETE /_mock/journal, GET /_mock/stats, GET|POST /_mock/faults (body: SPEC),
-                 POST /_mock/unregister/<token>
-        stops on SIGINT/SIGTERM and prints the request count and HTTP/2 counters (RST_STREAM received, GOAWAY sent,
-        refused, drops before/after processing) on standard error.
-        """)
-        return 0
-    }
-    var arguments = try Arguments(argv, booleanFlags: ["--h2c", "--accept-any-token", "--quiet"])
-    let host = arguments.value("--host") ?? "127.0.0.1"
-    let port = try arguments.int("--port") ?? 0
-    let h2c = arguments.flag("--h2c")
-    let tlsDirGiven = arguments.value("--tls-dir")
+@Sendable private func runMockAPNs(_ arguments: ParsedArguments) async throws -> Int32 {
+    let host = try arguments.defaultedValue(MockAPNsOptions.host)
+    let port = try arguments.defaultedValue(MockAPNsOptions.port)
+    let h2c = arguments.isSet(MockAPNsOptions.h2c)
+    let tlsDirGiven = try arguments.value(MockAPNsOptions.tlsDirectory)
     let tlsDir = tlsDirGiven ?? ".mock-apns-tls"
-    let attributes = arguments.values("--attributes")
-    let authKey = arguments.value("--auth-key")
-    let teamID = arguments.value("--team-id")
-    let keyIDFlag = arguments.value("--key-id")
-    let acceptAny = arguments.flag("--accept-any-token")
-    let journal = arguments.value("--journal")
-    let faultSpec = arguments.value("--faults")
-    let maxStreams = try arguments.int("--max-concurrent-streams") ?? 1000
-    let budget = try arguments.int("--push-to-start-budget") ?? 10
-    let streamsBefore = try arguments.int("--streams-before-token") ?? 1
-    let quiet = arguments.flag("--quiet")
-    let idleTimeout = try arguments.double("--idle-timeout") ?? 300
-    let silentAfterIdle = try arguments.double("--silent-after-idle")
-    let reportURL = arguments.value("--report-tokens-to")
-    let intakeToken = try arguments.secret("--intake-token", environment: "ACTIVITY_PUSH_INTAKE_TOKEN")
-    let activityIDAttribute = arguments.value("--activity-id-attribute") ?? "activityID"
-    try arguments.finish()
+    let attributes = try arguments.values(MockAPNsOptions.attributes)
+    let authKey = try arguments.value(MockAPNsOptions.authKey)
+    let teamID = try arguments.value(MockAPNsOptions.teamID)
+    let keyIDFlag = try arguments.value(MockAPNsOptions.keyID)
+    let acceptAny = arguments.isSet(MockAPNsOptions.acceptAnyToken)
+    let journal = try arguments.value(MockAPNsOptions.journal)
+    let faultSpec = try arguments.value(MockAPNsOptions.faults)
+    let maxStreams = try arguments.defaultedValue(MockAPNsOptions.maxConcurrentStreams)
+    let budget = try arguments.defaultedValue(MockAPNsOptions.pushToStartBudget)
+    let streamsBefore = try arguments.defaultedValue(MockAPNsOptions.streamsBeforeToken)
+    let quiet = arguments.isSet(MockAPNsOptions.quiet)
+    let idleTimeout = try arguments.defaultedValue(MockAPNsOptions.idleTimeout)
+    let silentAfterIdle = try arguments.value(MockAPNsOptions.silentAfterIdle)
+    let reportURL = try arguments.value(MockAPNsOptions.reportTokensTo)
+    let intakeToken = try arguments.secret(MockAPNsOptions.intakeToken, file: MockAPNsOptions.intakeTokenFile)
+    let activityIDAttribute = try arguments.defaultedValue(MockAPNsOptions.activityIDAttribute)
+    try arguments.expectNoPositionals()
     if let reportURL, !reportURL.hasPrefix("http://") {
         throw UsageError("--report-tokens-to must be the serve URL, http://HOST:PORT (e.g. http://127.0.0.1:8787)")
     }
-    if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
     guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }
     // SETTINGS_MAX_CONCURRENT_STREAMS is a 32-bit value (RFC 9113 §6.5.2); times are bounded to a day so that
     // no conversion to milliseconds or an Int can overflow.
@@ -137,13 +168,7 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
                                                   MockTokenReporter(url: url, intakeToken: intakeToken, activityIDAttribute: activityIDAttribute,
                                                                     log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
                                               })
-    // Block SIGINT/SIGTERM before the server thread starts (it inherits the mask); this thread waits for them.
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    sigaddset(&signals, SIGINT)
-    sigaddset(&signals, SIGTERM)
-    pthread_sigmask(SIG_BLOCK, &signals, nil)
-
+    // SIGINT / SIGTERM are caught since the command started (see StopSignals) and taken below.
     raiseDescriptorLimit()
     let server: MockAPNsServer
     do {
@@ -171,8 +196,7 @@ private func runMockAPNs(_ argv: [String]) throws -> Int32 {
         printError("mock-apns: no --attributes: the emulated device judges APNs and payload-shape rules only, not the app's ActivityAttributes types (pass the app's .swift file or folder)")
     }
 
-    var received: Int32 = 0
-    sigwait(&signals, &received)
+    let received = await StopSignals.next()
     server.stop()
     let count = server.requestCount
     printError("mock-apns: stopped on \(received == SIGINT ? "SIGINT" : "SIGTERM") after \(count) requests; \(server.statistics.summary)")

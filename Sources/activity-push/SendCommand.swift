@@ -7,51 +7,34 @@ import Synchronization
 /// HTTP/2 connection. Exit 0 when every token was accepted, 1 otherwise (or refused), 2 when it could not start.
 let sendCommand = Command(
     name: "send",
-    summary: "check a push, then send it to APNs (or mock-apns) for one or many tokens"
-) { argv in
-    if argv.contains("--help") || argv.contains("-h") {
-        print("""
-        usage: activity-push send --auth-key AuthKey_KEYID.p8 --team-id TEAMID --bundle-id ID
-                                  (--token HEX ... | --tokens-file FILE | --channel-id ID)
-                                  (PAYLOAD.json [--headers HEADERS.json] | --event … [build flags])
-                                  [--env sandbox|production] [--port 443|2197] [--url URL] [--ca-file PEM]
-                                  [--attributes PATH]... [--force] [--format text|json] [--concurrency N]
-          --auth-key PATH        Apple's .p8 key (token auth); its Key ID is read from AuthKey_<KeyID>.p8 (or env ACTIVITY_PUSH_AUTH_KEY)
-          --key-id ID            Key ID when the file name does not carry it
-          --team-id ID           your 10-character Team ID
-          --bundle-id ID         the app's bundle id (apns-topic is ID.push-type.liveactivity)
-          --token HEX            a push-to-start token (start) or an activity update token (repeatable)
-          --tokens-file FILE     one hex token per line (# comments and blank lines ignored)
-          --env sandbox|production   APNs environment (default sandbox)
-          --port 443|2197        APNs port (default 443)
-          --url URL              send to this server instead (https://…, or http://… for cleartext HTTP/2)
-          --ca-file PEM          trust this CA (e.g. the one mock-apns prints)
-          --attributes PATH      the app's Swift source: checks attributes/content-state against its types
-          --headers FILE         with PAYLOAD.json: APNs headers as a JSON object (default: built from flags)
-          --force                send despite findings from the app's schema (APNs-level errors still refuse)
-          --format text|json     json: one line per token (redacted token, status, reason, apns-id, class)
-          --concurrency N        requests in flight at once (default 1000)
-        build flags (instead of PAYLOAD.json):
-        """ + BuildFlags.help + """
-
-        exit: 0 all accepted, 1 refused or any token not accepted, 2 could not start (bad flags, key, file)
-        """)
-        return 0
-    }
-    var a = try Arguments(argv, booleanFlags: BuildFlags.booleanFlags.union(["--force"]))
-    let options = try SendOptions.read(&a)
-    return try SendRun(options: options).run()
+    summary: "check a push, then send it to APNs (or mock-apns) for one or many tokens",
+    synopsis: ["--auth-key AuthKey_KEYID.p8 --team-id TEAMID --bundle-id ID",
+               "(--token HEX ... | --tokens-file FILE | --channel-id ID)",
+               "(PAYLOAD.json [--headers HEADERS.json] | --event … [build flags]) [options]"],
+    groups: [OptionGroup(CommonOptions.bundleID(), CommonOptions.attributes, CommonOptions.headers, SendOptions.force,
+                         SendOptions.format, SendOptions.concurrency, SendOptions.port, SendOptions.broadcastURL),
+             APNsConnectionOptions.group, DeviceTokenFlags.group, BuildFlags.group],
+    notes: "exit: 0 all accepted, 1 refused or any token not accepted, 2 could not start (bad flags, key, file)"
+) { arguments in
+    let options = try SendOptions.read(arguments)
+    return try await SendRun(options: options).run()
 }
 
 /// Every `send` option, read and checked before anything is sent.
 struct SendOptions {
-    var keyPath: String
-    var keyID: String
-    var teamID: String
+    static let force = Flag("--force", help: "send despite findings from the app's schema (APNs-level errors still refuse)")
+    static let format = Option<OutputFormat>.format(
+        [.text, .json], default: .text, help: "json: one line per token (redacted token, status, reason, apns-id, class)")
+    static let concurrency = Option<Int>.integer("--concurrency", help: "requests in flight at once", default: 1000)
+    static let port = Option<Int>.choice("--port", [(name: "443", value: 443), (name: "2197", value: 2197)],
+                                         help: "APNs port (2197 where 443 is blocked)", default: 443, defaultText: "443")
+    static let broadcastURL = Option<String>(
+        "--broadcast-url", valueName: "URL", help: "base URL for broadcasts when it differs from the device host")
+
+    var credentials: APNsConnectionOptions
     var bundleID: String
     var tokens: [String]
     var environment: APNsEnvironment
-    var caFile: String?
     var schema: ActivitySchema?
     var force: Bool
     var json: Bool
@@ -60,63 +43,37 @@ struct SendOptions {
     var headersPath: String?
     var build: BuildFlags?
     var priority: Int?
-    var expiration: Int64?
-    var apnsID: String?
-    var collapseID: String?
     var channelID: String?
 
-    static func read(_ a: inout Arguments) throws -> SendOptions {
-        guard let keyPath = a.value("--auth-key", environment: "ACTIVITY_PUSH_AUTH_KEY") else { throw UsageError("--auth-key AuthKey_KEYID.p8 (or env ACTIVITY_PUSH_AUTH_KEY) is required (token auth)") }
-        let fileName = (keyPath as NSString).lastPathComponent
-        var keyID = a.value("--key-id")
-        if keyID == nil, fileName.hasPrefix("AuthKey_"), fileName.hasSuffix(".p8") {
-            keyID = String(fileName.dropFirst(8).dropLast(3))
-        }
-        guard let keyID else { throw UsageError("--key-id is required when the key file is not named AuthKey_<KeyID>.p8") }
-        guard let teamID = a.value("--team-id") else { throw UsageError("--team-id is required (10 characters, Membership details)") }
-        guard let bundleID = a.value("--bundle-id") else { throw UsageError("--bundle-id is required") }
-        let tokens = try DeviceTokenFlags.read(&a)
-        var env: APNsEnvironment
-        switch a.value("--env") ?? "sandbox" {
-        case "sandbox": env = .sandbox
-        case "production": env = .production
-        case let other: throw UsageError("--env must be sandbox or production, got '\(other)'")
-        }
-        switch a.value("--port") ?? "443" {
-        case "443": break
-        case "2197": env = env.onPort2197()
-        case let other: throw UsageError("--port must be 443 or 2197, got '\(other)'")
-        }
-        if let url = try a.serverURL() { env = .custom(url) }
-        if let b = a.value("--broadcast-url") { env.broadcastURL = b }
-        let caFile = a.value("--ca-file")
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw UsageError("\(caFile): cannot read the CA file") }
-        let schema = try Inputs.schema(a.values("--attributes"))
+    static func read(_ arguments: ParsedArguments) throws -> SendOptions {
+        let connection = try APNsConnectionOptions(arguments)
+        try connection.requireCredentials()
+        guard let bundleID = try arguments.value(CommonOptions.bundleID()) else { throw UsageError("--bundle-id is required") }
+        let tokens = try DeviceTokenFlags.read(arguments)
+        var environment = connection.namedEnvironment
+        if try arguments.value(port) == 2197 { environment = environment.onPort2197() }
+        if let url = connection.serverURL { environment = .custom(url) }
+        if let broadcastURL = try arguments.value(broadcastURL) { environment.broadcastURL = broadcastURL }
+        let schema = try CommonOptions.schema(arguments)
         if schema == nil { Inputs.noteMissingSchema() }
-        let force = a.flag("--force")
-        let format = a.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
-        let concurrency = try a.int("--concurrency") ?? 1000
+        let concurrency = try arguments.defaultedValue(concurrency)
         guard concurrency >= 1 else { throw UsageError("--concurrency must be at least 1") }
-        let headersPath = a.value("--headers")
-        // Read before BuildFlags (which drops them when there is no --event) so they also apply to PAYLOAD.json.
-        let priority = try a.int("--priority")
-        let channelID = a.value("--channel-id")
-        let build = try BuildFlags.read(&a)
-        try a.finish()
-        var o = SendOptions(keyPath: keyPath, keyID: keyID, teamID: teamID, bundleID: bundleID, tokens: tokens,
-                            environment: env, caFile: caFile, schema: schema, force: force, json: format == "json",
-                            concurrency: concurrency, payloadPath: nil, headersPath: headersPath, build: nil)
-        if let build {
-            if !a.positionals.isEmpty { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
-            o.build = build
+        var options = SendOptions(
+            credentials: connection, bundleID: bundleID, tokens: tokens, environment: environment, schema: schema,
+            force: arguments.isSet(force), json: try arguments.value(format) == .json, concurrency: concurrency,
+            payloadPath: nil, headersPath: try arguments.value(CommonOptions.headers), build: nil,
+            // Also for PAYLOAD.json (BuildFlags.read drops them when there is no --event).
+            priority: try arguments.value(BuildFlags.priority), channelID: try arguments.value(BuildFlags.channelID))
+        if let build = try BuildFlags.read(arguments) {
+            if !arguments.positionals.isEmpty { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
+            options.build = build
         } else {
-            guard a.positionals.count == 1 else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
-            o.payloadPath = a.positionals[0]
+            guard arguments.positionals.count == 1 else {
+                throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags")
+            }
+            options.payloadPath = arguments.positionals[0]
         }
-        o.priority = priority
-        o.channelID = channelID
-        return o
+        return options
     }
 }
 
@@ -124,74 +81,70 @@ struct SendOptions {
 struct SendRun {
     var options: SendOptions
 
-    func run() throws -> Int32 {
-        let o = options
+    func run() async throws -> Int32 {
         // 1. Make the PushRequest (the validator runs inside) before touching the network or the key.
         guard let request = try makeRequest(), clockAllows(request) else { return 1 }
         let broadcast: Bool
         if case .broadcast = request.destination { broadcast = true } else { broadcast = false }
-        if broadcast && !o.tokens.isEmpty { throw UsageError("a broadcast (--channel-id) takes no --token") }
-        if !broadcast && o.tokens.isEmpty { throw UsageError("give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)") }
-        for w in request.warnings where !o.json {
-            printError("warning: \(w.path): \(w.message) [\(w.code)]" + (w.fix.map { "\n    fix: \($0)" } ?? ""))
+        if broadcast && !options.tokens.isEmpty { throw UsageError("a broadcast (--channel-id) takes no --token") }
+        if !broadcast && options.tokens.isEmpty { throw UsageError("give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)") }
+        for warning in request.warnings where !options.json {
+            printError("warning: \(warning.path): \(warning.message) [\(warning.code)]" + (warning.fix.map { "\n    fix: \($0)" } ?? ""))
         }
 
         // 2. Credentials and connection.
-        let token: ProviderToken
-        do { token = try ProviderToken(keyFile: o.keyPath, keyID: o.keyID, teamID: o.teamID) }
-        catch { throw UsageError("\(error)") }
-        if let w = token.keyFileWarning { printError("warning: \(w)") }
-        let client = try APNsClient(environment: o.environment, token: token,
-                                    transport: HTTP2TransportConfiguration(caFile: o.caFile))
+        let token = try options.credentials.providerToken()
+        if let warning = token.keyFileWarning { printError("warning: \(warning)") }
+        let client = try APNsClient(environment: options.environment, token: token,
+                                    transport: HTTP2TransportConfiguration(caFile: options.credentials.caFile))
 
         // 3. Send.
-        let targets = broadcast ? ["channel"] : o.tokens
+        let targets = broadcast ? ["channel"] : options.tokens
         let progress = SendProgress(total: targets.count, enabled: isatty(2) == 1 && targets.count > 1)
-        let results = blockingAwait {
-            await Self.sendAll(client: client, request: request, targets: targets, broadcast: broadcast,
-                               concurrency: o.concurrency, progress: progress)
-        }
+        let results = await Self.sendAll(client: client, request: request, targets: targets, broadcast: broadcast,
+                                         concurrency: options.concurrency, progress: progress)
         progress.finish()
 
         // 4. Report.
         var summary: [String: Int] = [:]
         var tally = SendTally()
         for (target, result) in zip(targets, results) {
-            let d = result.disposition()
+            let disposition = result.disposition()
             tally.add(result)
             let label: String
             switch result {
-            case .response(let r): label = "\(r.status) " + (r.reason?.rawValue ?? (r.isSuccess ? "accepted" : "no reason"))
-            case .failure(let e): label = "no response: \(e.kind)"
+            case .response(let response):
+                label = "\(response.status) " + (response.reason?.rawValue ?? (response.isSuccess ? "accepted" : "no reason"))
+            case .failure(let failure): label = "no response: \(failure.kind)"
             }
-            summary["\(label) → \(d.name)", default: 0] += 1
-            if o.json {
+            summary["\(label) → \(disposition.name)", default: 0] += 1
+            if options.json {
                 print(Self.jsonLine(target: broadcast ? (request.headers.channelID ?? "") : target,
-                                    broadcast: broadcast, result: result, disposition: d))
-            } else if targets.count <= 20 || d != .accepted {
+                                    broadcast: broadcast, result: result, disposition: disposition))
+            } else if targets.count <= 20 || disposition != .accepted {
                 var line = "\(broadcast ? "channel" : DeviceToken.redacted(target))  "
                 switch result {
-                case .response(let r):
-                    line += "\(r.status) \(r.reason?.rawValue ?? "")".trimmingCharacters(in: .whitespaces)
-                    if let id = r.apnsID { line += "  apns-id \(id)" }
-                    if let u = r.uniqueID { line += "  apns-unique-id \(u)" }
-                    if let ts = r.timestampMilliseconds { line += "  token invalid since \(ts) ms" }
-                case .failure(let e):
-                    line += e.description
-                    if let id = e.apnsID { line += "  apns-id \(id)" }
+                case .response(let response):
+                    line += "\(response.status) \(response.reason?.rawValue ?? "")".trimmingCharacters(in: .whitespaces)
+                    if let id = response.apnsID { line += "  apns-id \(id)" }
+                    if let uniqueID = response.uniqueID { line += "  apns-unique-id \(uniqueID)" }
+                    if let invalidSince = response.timestampMilliseconds { line += "  token invalid since \(invalidSince) ms" }
+                case .failure(let failure):
+                    line += failure.description
+                    if let id = failure.apnsID { line += "  apns-id \(id)" }
                 }
-                print(line + "  [\(d)]")
+                print(line + "  [\(disposition)]")
             }
         }
         let counters = client.transport.statistics
-        if !o.json {
-            print("summary: \(targets.count) \(broadcast ? "broadcast" : targets.count == 1 ? "token" : "tokens") for \(o.environment): " + tally.description)
-            for (k, v) in summary.sorted(by: { $0.value > $1.value }) { print("  \(v)\t\(k)") }
+        if !options.json {
+            print("summary: \(targets.count) \(broadcast ? "broadcast" : targets.count == 1 ? "token" : "tokens") for \(options.environment): " + tally.description)
+            for (outcome, count) in summary.sorted(by: { $0.value > $1.value }) { print("  \(count)\t\(outcome)") }
             print("  transport: \(counters.connectionsOpened) connection(s), \(counters.streamsOpened) stream(s), "
                   + "\(counters.refused) refused by the server and resent, \(counters.goawaysReceived) GOAWAY(s), "
                   + "\(counters.resetsReceived) reset(s) received")
         }
-        blockingAwait { await client.shutdown() }
+        await client.shutdown()
         return tally.accepted == targets.count ? 0 : 1
     }
 
@@ -213,39 +166,38 @@ struct SendRun {
     /// The push to send: from build flags through the builder, or from PAYLOAD.json through
     /// `PushRequest(bundleID:storedHeaders:body:schema:)`. Prints findings and returns nil when refused.
     private func makeRequest() throws -> PushRequest? {
-        let o = options
         let files: ReportFormatter.Files
         let attempt: (ActivitySchema?) throws(PushBuildError) -> PushRequest
-        if let build = o.build {
-            let made = try build.push(bundleID: o.bundleID, schema: o.schema)
+        if let build = options.build {
+            let made = try build.push(bundleID: options.bundleID, schema: options.schema)
             files = .init(payload: "<built payload>")
             attempt = { schema throws(PushBuildError) in try made.get().build(schema: schema) }
         } else {
-            let path = o.payloadPath!
+            guard let path = options.payloadPath else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
             let body = try Inputs.bytes(path)
             var headers: APNsHeaders
             var positions: [String: SourcePosition] = [:]
-            if let hp = o.headersPath {
-                (headers, positions) = try Inputs.headers(hp)
+            if let headersPath = options.headersPath {
+                (headers, positions) = try Inputs.headers(headersPath)
             } else {
-                headers = .liveActivity(bundleID: o.bundleID, broadcastChannelID: o.channelID,
-                                        priority: APNsPriority(rawValue: o.priority ?? 10))
+                headers = .liveActivity(bundleID: options.bundleID, broadcastChannelID: options.channelID,
+                                        priority: APNsPriority(rawValue: options.priority ?? 10))
             }
-            files = .init(payload: path, headers: o.headersPath, headerPositions: positions)
+            files = .init(payload: path, headers: options.headersPath, headerPositions: positions)
             attempt = { schema throws(PushBuildError) in
-                try PushRequest(bundleID: o.bundleID, storedHeaders: headers, body: body, schema: schema)
+                try PushRequest(bundleID: options.bundleID, storedHeaders: headers, body: body, schema: schema)
             }
         }
         do {
-            return try attempt(o.schema)
-        } catch let e {
-            let report = ValidationReport(findings: e.findings)
-            if o.json { printError(ReportFormatter.json(report, pretty: false)) }
+            return try attempt(options.schema)
+        } catch {
+            let report = ValidationReport(findings: error.findings)
+            if options.json { printError(ReportFormatter.json(report, pretty: false)) }
             else { printError(ReportFormatter.text(report, files: files), terminator: "") }
             // Without the schema only APNs-level and payload-shape rules remain; those can never be forced.
-            let forcible: PushRequest? = o.schema == nil ? nil : (try? attempt(nil))
-            guard o.force, let forced = forcible else {
-                if o.force || forcible == nil {
+            let forcible: PushRequest? = options.schema == nil ? nil : (try? attempt(nil))
+            guard options.force, let forced = forcible else {
+                if options.force || forcible == nil {
                     printError("activity-push send: refused — fix the errors above (they break Apple's payload or header rules; --force cannot send them)")
                 } else {
                     printError("activity-push send: refused — fix the errors above, or --force to send despite these schema findings")
@@ -306,20 +258,20 @@ struct SendRun {
     static func jsonLine(target: String, broadcast: Bool, result: APNsResult, disposition: APNsDisposition) -> String {
         var fields: [(String, JSONValue)] = [(broadcast ? "channel" : "token", .string(broadcast ? target : DeviceToken.redacted(target)))]
         switch result {
-        case .response(let r):
-            fields.append(("status", .int(r.status)))
-            fields.append(("reason", r.reason.map { .string($0.rawValue) } ?? .null))
-            fields.append((APNsHeaderName.id.rawValue, r.apnsID.map { .string($0) } ?? .null))
-            if let u = r.uniqueID { fields.append((APNsHeaderName.uniqueID.rawValue, .string(u))) }
-            if let ts = r.timestampMilliseconds { fields.append(("timestamp", .int(Int(ts)))) }
-        case .failure(let e):
+        case .response(let response):
+            fields.append(("status", .int(response.status)))
+            fields.append(("reason", response.reason.map { .string($0.rawValue) } ?? .null))
+            fields.append((APNsHeaderName.id.rawValue, response.apnsID.map { .string($0) } ?? .null))
+            if let uniqueID = response.uniqueID { fields.append((APNsHeaderName.uniqueID.rawValue, .string(uniqueID))) }
+            if let invalidSince = response.timestampMilliseconds { fields.append(("timestamp", .int(Int(invalidSince)))) }
+        case .failure(let failure):
             fields.append(("status", .null))
             fields.append(("reason", .null))
-            fields.append((APNsHeaderName.id.rawValue, e.apnsID.map { .string($0) } ?? .null))
-            fields.append(("error", .string(e.description)))
+            fields.append((APNsHeaderName.id.rawValue, failure.apnsID.map { .string($0) } ?? .null))
+            fields.append(("error", .string(failure.description)))
         }
         fields.append(("class", .string(disposition.name)))
-        if case .retry(let s) = disposition { fields.append(("retry-after", .double(s))) }
+        if case .retry(let seconds) = disposition { fields.append(("retry-after", .double(seconds))) }
         return JSONWriter.compact(.obj(fields))
     }
 }
@@ -335,9 +287,9 @@ struct SendTally: CustomStringConvertible {
 
     mutating func add(_ result: APNsResult) {
         switch result {
-        case .response(let r): if r.isSuccess { accepted += 1 } else { rejected += 1 }
-        case .failure(let e):
-            switch e.kind {
+        case .response(let response): if response.isSuccess { accepted += 1 } else { rejected += 1 }
+        case .failure(let failure):
+            switch failure.kind {
             case .refused: refused += 1
             case .mayHaveBeenProcessed: mayHaveBeenProcessed += 1
             default: notSent += 1
@@ -368,38 +320,21 @@ final class SendProgress: Sendable {
 
     func tick() {
         guard enabled else { return }
-        let (n, draw) = done.withLock { s -> (Int, Bool) in
-            s.count += 1
+        let (count, draw) = done.withLock { state -> (Int, Bool) in
+            state.count += 1
             let now = Date().timeIntervalSince1970
-            let draw = now - s.lastDraw > 0.1 || s.count == total
-            if draw { s.lastDraw = now }
-            return (s.count, draw)
+            let draw = now - state.lastDraw > 0.1 || state.count == total
+            if draw { state.lastDraw = now }
+            return (state.count, draw)
         }
         guard draw else { return }
         let width = 30
-        let filled = total == 0 ? width : width * n / total
+        let filled = total == 0 ? width : width * count / total
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(n)/\(total)".utf8))
+        FileHandle.standardError.write(Data("\r[\(bar)] \(count)/\(total)".utf8))
     }
 
     func finish() {
         if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
     }
-}
-
-/// Runs async work from a synchronous command and waits for it.
-func blockingAwait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-    let box = Mutex<T?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let v = await work()
-        box.withLock { $0 = v }
-        done.signal()
-    }
-    done.wait()
-    return box.withLock { $0! }
-}
-
-func printError(_ message: String, terminator: String) {
-    FileHandle.standardError.write(Data((message + terminator).utf8))
 }

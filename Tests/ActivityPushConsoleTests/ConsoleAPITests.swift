@@ -294,11 +294,11 @@ final class ConsoleAPITests: XCTestCase {
         XCTAssertEqual(r.status, 200)
         let root = try S.json(r)
         XCTAssertEqual(root["openapi"]?.value.stringValue, "3.1.0")
-        for (method, path) in ConsoleAPI.routes {
-            XCTAssertNotNil(root["paths"]?[path]?[method.lowercased()], "\(method) \(path) is documented")
+        for route in ConsoleRoutes.all {
+            XCTAssertNotNil(root["paths"]?[route.pattern.description]?[route.method.openAPIKey], "\(route.method) \(route.pattern) is documented")
         }
         guard case .object(let paths)? = root["paths"]?.value else { return XCTFail() }
-        for p in paths { XCTAssertTrue(ConsoleAPI.routes.contains { $0.path == p.key }, "\(p.key) is served") }
+        for p in paths { XCTAssertTrue(ConsoleRoutes.all.contains { $0.pattern.description == p.key }, "\(p.key) is served") }
     }
 
     func testMetricsAreValidPrometheusText() async throws {

@@ -209,7 +209,9 @@ struct WorkerProcessHarness {
         mock.unregister(token: tokens[2])
         // --batch 1: pushes go one at a time in id order, so push 1 meets the 429, push 2 the 500.
         let w = try Self.startWorker(database: database, mock: mock, key: key, extra: ["--drain", "--batch", "1"])
-        XCTAssertEqual(Self.wait(w.0, seconds: 60, log: w.1), 0, Self.stderr(w.1))
+        // Exit 1: the drain stopped with pushes it could not deliver (two wait for a retry, one is dead).
+        XCTAssertEqual(Self.wait(w.0, seconds: 60, log: w.1), 1, Self.stderr(w.1))
+        XCTAssertTrue(Self.stderr(w.1).contains("1 dead-lettered in this run, 3 whose last attempt APNs did not accept"), Self.stderr(w.1))
 
         let cli = ChildProcess.run(Self.executable, ["queue", "status", "--database", database, "--format", "json"])
         XCTAssertEqual(cli.0, 0, cli.2)

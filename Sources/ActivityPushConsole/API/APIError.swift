@@ -39,19 +39,19 @@ public struct APIError: Error, Sendable {
     }
 
     public var json: JSONValue {
-        var e: [(String, JSONValue)] = [("status", .int(status)), ("code", .string(code)), ("message", .string(message))]
-        if let field { e.append(("field", .string(field))) }
+        var members: [(String, JSONValue)] = [("status", .int(status)), ("code", .string(code)), ("message", .string(message))]
+        if let field { members.append(("field", .string(field))) }
         if let position {
-            e.append(("line", .int(position.line)))
-            e.append(("column", .int(position.column)))
+            members.append(("line", .int(position.line)))
+            members.append(("column", .int(position.column)))
         }
-        if let fix { e.append(("fix", .string(fix))) }
-        return .obj([("error", .obj(e))])
+        if let fix { members.append(("fix", .string(fix))) }
+        return .obj([("error", .obj(members))])
     }
 
     public var response: HTTPResponse {
-        var r = HTTPResponse.json(status, json)
-        if status == 401 { r.headers.append(("WWW-Authenticate", "Bearer realm=\"activity-push\", Basic realm=\"activity-push\"")) }
-        return r
+        var response = HTTPResponse.json(status, json)
+        if status == 401 { response.headers.append(("WWW-Authenticate", "Bearer realm=\"activity-push\", Basic realm=\"activity-push\"")) }
+        return response
     }
 }

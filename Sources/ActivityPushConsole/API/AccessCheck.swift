@@ -38,21 +38,21 @@ enum AccessCheck {
 
     /// `127.x.x.x`, `localhost` or `[::1]`, with or without `:port`.
     static func isLoopbackHost(_ hostHeader: String) -> Bool {
-        var h = hostHeader.lowercased()
-        if h.hasPrefix("[") {
-            guard let end = h.firstIndex(of: "]") else { return false }
-            return h[h.index(after: h.startIndex)..<end] == "::1"
+        var host = hostHeader.lowercased()
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return false }
+            return host[host.index(after: host.startIndex)..<end] == "::1"
         }
-        if let colon = h.lastIndex(of: ":") { h = String(h[..<colon]) }
-        return h == "localhost" || HTTPServer.isLoopback(h) && !h.contains(":")
+        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
+        return host == "localhost" || HTTPServer.isLoopback(host) && !host.contains(":")
     }
 
     /// Constant-time for equal lengths.
-    static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in 0..<x.count { diff |= x[i] ^ y[i] }
-        return diff == 0
+    static func equal(_ given: String, _ expected: String) -> Bool {
+        let givenBytes = Array(given.utf8), expectedBytes = Array(expected.utf8)
+        guard givenBytes.count == expectedBytes.count else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<givenBytes.count { difference |= givenBytes[index] ^ expectedBytes[index] }
+        return difference == 0
     }
 }

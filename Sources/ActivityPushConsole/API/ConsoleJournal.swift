@@ -1,5 +1,6 @@
 import ActivityPushCore
 import Foundation
+import Synchronization
 
 /// One push the console sent or enqueued, as `GET /v1/journal` shows it. Tokens appear only redacted
 /// (first and last 4 hex digits).
@@ -22,41 +23,40 @@ struct ConsoleJournalEntry: Sendable {
     var queueIDs: [Int64] = []
 
     var json: JSONValue {
-        var m: [(String, JSONValue)] = [
+        var members: [(String, JSONValue)] = [
             ("time", .string(Self.iso8601(time))), ("action", .string(action)), ("event", .string(event)),
             ("target", .string(target)),
         ]
-        m.append(("status", status.map { .int($0) } ?? .null))
-        m.append(("reason", reason.map { .string($0) } ?? .null))
-        m.append(("apnsID", apnsID.map { .string($0) } ?? .null))
-        m.append(("latencyMs", latencyMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null))
-        if let error { m.append(("error", .string(error))) }
-        m.append(("device", device?.json ?? .null))
-        if !queueIDs.isEmpty { m.append(("queueIDs", .arr(queueIDs.map { .number(JSONNumber(lexeme: String($0))) }))) }
-        return .obj(m)
+        members.append(("status", status.map { .int($0) } ?? .null))
+        members.append(("reason", reason.map { .string($0) } ?? .null))
+        members.append(("apnsID", apnsID.map { .string($0) } ?? .null))
+        members.append(("latencyMs", latencyMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null))
+        if let error { members.append(("error", .string(error))) }
+        members.append(("device", device?.json ?? .null))
+        if !queueIDs.isEmpty { members.append(("queueIDs", .arr(queueIDs.map { .number(JSONNumber(lexeme: String($0))) }))) }
+        return .obj(members)
     }
 
-    static func iso8601(_ t: Double) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date(timeIntervalSince1970: t))
+    static func iso8601(_ unixSeconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: unixSeconds))
     }
 }
 
 /// The last sends and enqueues of this console process (newest first), bounded.
-final class ConsoleJournal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [ConsoleJournalEntry] = []
+final class ConsoleJournal: Sendable {
+    private let entries = Mutex<[ConsoleJournalEntry]>([])
     let capacity: Int
 
     init(capacity: Int = 200) { self.capacity = capacity }
 
-    func append(_ e: ConsoleJournalEntry) {
-        lock.withLock {
-            entries.insert(e, at: 0)
+    func append(_ entry: ConsoleJournalEntry) {
+        entries.withLock { entries in
+            entries.insert(entry, at: 0)
             if entries.count > capacity { entries.removeLast(entries.count - capacity) }
         }
     }
 
-    func recent(_ limit: Int) -> [ConsoleJournalEntry] { lock.withLock { Array(entries.prefix(limit)) } }
+    func recent(_ limit: Int) -> [ConsoleJournalEntry] { entries.withLock { Array($0.prefix(limit)) } }
 }

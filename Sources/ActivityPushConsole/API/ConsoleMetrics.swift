@@ -1,42 +1,51 @@
 import Foundation
+import Synchronization
 
 /// Counters behind `GET /metrics` (Prometheus text format 0.0.4). Thread-safe.
-public final class ConsoleMetrics: @unchecked Sendable {
+public final class ConsoleMetrics: Sendable {
     /// Upper bounds (seconds) of the send-latency histogram buckets.
     public static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-    private let lock = NSLock()
-    private var requests: [String: Int] = [:]          // "route|status"
-    private var checks: [Bool: Int] = [:]
-    private var sent = 0
-    private var accepted = 0
-    private var rejected: [String: Int] = [:]          // APNs reason
-    private var transportFailures = 0
-    private var refused = 0                            // error findings: not sent
-    private var enqueued = 0
-    private var bucketCounts = [Int](repeating: 0, count: ConsoleMetrics.latencyBuckets.count)
-    private var latencySum = 0.0
-    private var latencyCount = 0
+    /// Everything counted so far, behind one lock.
+    private struct Counts {
+        var requests: [String: Int] = [:]          // "route|status"
+        var checks: [Bool: Int] = [:]
+        var sent = 0
+        var accepted = 0
+        var rejected: [String: Int] = [:]          // APNs reason
+        var transportFailures = 0
+        var refused = 0                            // error findings: not sent
+        var enqueued = 0
+        var bucketCounts = [Int](repeating: 0, count: ConsoleMetrics.latencyBuckets.count)
+        var latencySum = 0.0
+        var latencyCount = 0
+    }
+
+    private let counts = Mutex(Counts())
 
     public init() {}
 
-    func request(route: String, status: Int) { lock.withLock { requests["\(route)|\(status)", default: 0] += 1 } }
-    func checked(accept: Bool) { lock.withLock { checks[accept, default: 0] += 1 } }
-    func refusedForFindings() { lock.withLock { refused += 1 } }
-    func enqueued(_ n: Int) { lock.withLock { enqueued += n } }
+    func request(route: String, status: Int) { counts.withLock { $0.requests["\(route)|\(status)", default: 0] += 1 } }
+    func checked(accept: Bool) { counts.withLock { $0.checks[accept, default: 0] += 1 } }
+    func refusedForFindings() { counts.withLock { $0.refused += 1 } }
+    func enqueued(_ count: Int) { counts.withLock { $0.enqueued += count } }
 
     /// One push handed to APNs: its status (nil on a transport failure), reason and round-trip time.
     func sent(status: Int?, reason: String?, seconds: Double) {
-        lock.withLock {
-            sent += 1
+        counts.withLock { counts in
+            counts.sent += 1
             if let status {
-                if (200..<300).contains(status) { accepted += 1 } else { rejected[reason ?? "HTTP \(status)", default: 0] += 1 }
+                if (200..<300).contains(status) {
+                    counts.accepted += 1
+                } else {
+                    counts.rejected[reason ?? "HTTP \(status)", default: 0] += 1
+                }
             } else {
-                transportFailures += 1
+                counts.transportFailures += 1
             }
-            for (i, b) in Self.latencyBuckets.enumerated() where seconds <= b { bucketCounts[i] += 1 }
-            latencySum += seconds
-            latencyCount += 1
+            for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound { counts.bucketCounts[index] += 1 }
+            counts.latencySum += seconds
+            counts.latencyCount += 1
         }
     }
 
@@ -55,8 +64,10 @@ public final class ConsoleMetrics: @unchecked Sendable {
 
     /// The Prometheus exposition text.
     func render(_ g: Gauges) -> String {
-        lock.lock()
-        defer { lock.unlock() }
+        let counted = counts.withLock { $0 }
+        let (requests, checks, sent, accepted) = (counted.requests, counted.checks, counted.sent, counted.accepted)
+        let (rejected, transportFailures, refused, enqueued) = (counted.rejected, counted.transportFailures, counted.refused, counted.enqueued)
+        let (bucketCounts, latencySum, latencyCount) = (counted.bucketCounts, counted.latencySum, counted.latencyCount)
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
         family("activity_push_http_requests_total", "counter", "HTTP requests served by the console, by route and status.")
@@ -100,12 +111,12 @@ public final class ConsoleMetrics: @unchecked Sendable {
         return out
     }
 
-    static func number(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")
     }
 }

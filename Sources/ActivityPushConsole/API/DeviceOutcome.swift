@@ -34,7 +34,7 @@ struct DeviceOutcome: Sendable {
         guard let transport = try? HTTP2Transport(configuration: config) else { return nil }
         let result = await transport.send(HTTP2Request(method: "GET", url: url, headers: []))
         await transport.shutdown()
-        guard case .success(let r) = result, r.status == 200, let root = JSONReader.read(r.body).root,
+        guard case .success(let answer) = result, answer.status == 200, let root = JSONReader.read(answer.body).root,
               case .array(let items) = root.value
         else { return nil }
         var outcomes: [String: DeviceOutcome] = [:]
@@ -42,10 +42,10 @@ struct DeviceOutcome: Sendable {
             guard let apnsID = item[APNsHeaderName.id.rawValue]?.value.stringValue?.lowercased(),
                   let device = item["device"], let outcome = device["outcome"]?.value.stringValue else { continue }
             var causes: [String] = []
-            if case .array(let cs)? = device["causes"]?.value {
-                for c in cs {
-                    if let s = c.value.stringValue { causes.append(s) }
-                    else if let code = c["code"]?.value.stringValue { causes.append(code) }
+            if case .array(let listed)? = device["causes"]?.value {
+                for cause in listed {
+                    if let text = cause.value.stringValue { causes.append(text) }
+                    else if let code = cause["code"]?.value.stringValue { causes.append(code) }
                 }
             }
             outcomes[apnsID] = DeviceOutcome(outcome: outcome, log: device["log"]?.value.stringValue, causes: causes)

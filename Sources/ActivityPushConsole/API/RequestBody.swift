@@ -16,21 +16,21 @@ struct RequestBody {
             throw APIError(400, "bad-json", "the request body is empty; expected a JSON object",
                            fix: "send a JSON object, e.g. {\"payload\": {\"aps\": {…}}}")
         }
-        let doc = JSONReader.read(request.body)
-        if let p = doc.problems.first(where: { $0.kind != .duplicateKey }) {
-            throw APIError(400, "bad-json", "the request body is not valid JSON at line \(p.position.line), column \(p.position.column): \(p.message)",
+        let document = JSONReader.read(request.body)
+        if let problem = document.problems.first(where: { $0.kind != .duplicateKey }) {
+            throw APIError(400, "bad-json", "the request body is not valid JSON at line \(problem.position.line), column \(problem.position.column): \(problem.message)",
                            fix: "send strict JSON (RFC 8259): no comments, no trailing commas, double-quoted keys",
-                           position: p.position)
+                           position: problem.position)
         }
-        guard let root = doc.root, root.value.members != nil else {
-            throw APIError(400, "bad-json", "the request body must be a JSON object, got \(doc.root?.value.kindName ?? "nothing")",
+        guard let root = document.root, root.value.members != nil else {
+            throw APIError(400, "bad-json", "the request body must be a JSON object, got \(document.root?.value.kindName ?? "nothing")",
                            fix: "wrap the fields in {…}")
         }
         var seen: Set<String> = []
-        for m in root.value.members ?? [] where !seen.insert(m.key).inserted {
+        for member in root.value.members ?? [] where !seen.insert(member.key).inserted {
             // A repeated request field is ambiguous (repeats inside the payload are the validator's to report).
-            throw APIError(400, "bad-json", "the field \"\(m.key)\" appears twice in the request body", fix: "keep one",
-                           field: m.key, position: m.keyPosition)
+            throw APIError(400, "bad-json", "the field \"\(member.key)\" appears twice in the request body", fix: "keep one",
+                           field: member.key, position: member.keyPosition)
         }
         self.root = root
     }
@@ -38,53 +38,53 @@ struct RequestBody {
     /// The member named `key`, marking it as read.
     mutating func node(_ key: String) -> JSONMember? {
         used.insert(key)
-        guard let m = root.member(key), m.value.value != .null else { return nil }
-        return m
+        guard let member = root.member(key), member.value.value != .null else { return nil }
+        return member
     }
 
     mutating func string(_ key: String) throws(APIError) -> String? {
-        guard let m = node(key) else { return nil }
-        guard let s = m.value.value.stringValue else {
-            throw .badRequest(key, "expected a string, got \(m.value.value.kindName)", position: m.value.position)
+        guard let member = node(key) else { return nil }
+        guard let text = member.value.value.stringValue else {
+            throw .badRequest(key, "expected a string, got \(member.value.value.kindName)", position: member.value.position)
         }
-        return s
+        return text
     }
 
     mutating func bool(_ key: String) throws(APIError) -> Bool? {
-        guard let m = node(key) else { return nil }
-        guard case .bool(let b) = m.value.value else {
-            throw .badRequest(key, "expected true or false, got \(m.value.value.kindName)", position: m.value.position)
+        guard let member = node(key) else { return nil }
+        guard case .bool(let flag) = member.value.value else {
+            throw .badRequest(key, "expected true or false, got \(member.value.value.kindName)", position: member.value.position)
         }
-        return b
+        return flag
     }
 
     mutating func int64(_ key: String, unit: String) throws(APIError) -> Int64? {
-        guard let m = node(key) else { return nil }
-        guard let n = m.value.value.numberValue, let i = n.integralValue else {
-            throw .badRequest(key, "expected whole \(unit), got \(m.value.value.kindName)", position: m.value.position)
+        guard let member = node(key) else { return nil }
+        guard let number = member.value.value.numberValue, let whole = number.integralValue else {
+            throw .badRequest(key, "expected whole \(unit), got \(member.value.value.kindName)", position: member.value.position)
         }
-        return i
+        return whole
     }
 
     mutating func double(_ key: String) throws(APIError) -> Double? {
-        guard let m = node(key) else { return nil }
-        guard let n = m.value.value.numberValue, n.doubleValue.isFinite else {
-            throw .badRequest(key, "expected a number, got \(m.value.value.kindName)", position: m.value.position)
+        guard let member = node(key) else { return nil }
+        guard let number = member.value.value.numberValue, number.doubleValue.isFinite else {
+            throw .badRequest(key, "expected a number, got \(member.value.value.kindName)", position: member.value.position)
         }
-        return n.doubleValue
+        return number.doubleValue
     }
 
     mutating func strings(_ key: String) throws(APIError) -> [String]? {
-        guard let m = node(key) else { return nil }
-        guard case .array(let items) = m.value.value else {
-            throw .badRequest(key, "expected an array of strings, got \(m.value.value.kindName)", position: m.value.position)
+        guard let member = node(key) else { return nil }
+        guard case .array(let items) = member.value.value else {
+            throw .badRequest(key, "expected an array of strings, got \(member.value.value.kindName)", position: member.value.position)
         }
         var out: [String] = []
-        for (i, item) in items.enumerated() {
-            guard let s = item.value.stringValue else {
-                throw .badRequest("\(key)[\(i)]", "expected a string, got \(item.value.kindName)", position: item.position)
+        for (index, item) in items.enumerated() {
+            guard let text = item.value.stringValue else {
+                throw .badRequest("\(key)[\(index)]", "expected a string, got \(item.value.kindName)", position: item.position)
             }
-            out.append(s)
+            out.append(text)
         }
         return out
     }
@@ -92,31 +92,31 @@ struct RequestBody {
     /// A JSON object given inline (`{…}`) or as JSON text (`"{…}"`, as typed in a form); text is read with
     /// the strict reader and its problems name the field and the column inside the text.
     mutating func object(_ key: String) throws(APIError) -> JSONValue? {
-        guard let m = node(key) else { return nil }
-        switch m.value.value {
-        case .object: return m.value.value
+        guard let member = node(key) else { return nil }
+        switch member.value.value {
+        case .object: return member.value.value
         case .string(let text):
-            let doc = JSONReader.read(text)
-            if let p = doc.problems.first(where: { $0.kind != .duplicateKey }) {
-                throw .badRequest(key, "not valid JSON at line \(p.position.line), column \(p.position.column) of the text: \(p.message)",
-                                  fix: "write a JSON object, e.g. {\"name\": \"value\"}", position: m.value.position)
+            let document = JSONReader.read(text)
+            if let problem = document.problems.first(where: { $0.kind != .duplicateKey }) {
+                throw .badRequest(key, "not valid JSON at line \(problem.position.line), column \(problem.position.column) of the text: \(problem.message)",
+                                  fix: "write a JSON object, e.g. {\"name\": \"value\"}", position: member.value.position)
             }
-            guard let v = doc.root?.value, v.members != nil else {
-                throw .badRequest(key, "must be a JSON object", fix: "write {…}", position: m.value.position)
+            guard let object = document.root?.value, object.members != nil else {
+                throw .badRequest(key, "must be a JSON object", fix: "write {…}", position: member.value.position)
             }
-            return v
+            return object
         default:
-            throw .badRequest(key, "expected a JSON object (or its text), got \(m.value.value.kindName)", position: m.value.position)
+            throw .badRequest(key, "expected a JSON object (or its text), got \(member.value.value.kindName)", position: member.value.position)
         }
     }
 
     /// Fails on a field no route reads (catches typos such as `contentstate`).
     func rejectUnknown(allowed: Set<String>) throws(APIError) {
-        for m in root.value.members ?? [] where !used.contains(m.key) && !allowed.contains(m.key) {
+        for member in root.value.members ?? [] where !used.contains(member.key) && !allowed.contains(member.key) {
             let known = (used.union(allowed)).sorted()
-            let near = known.first(where: { $0.lowercased() == m.key.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "") })
-            throw .badRequest(m.key, "unknown field", fix: near.map { "did you mean \"\($0)\"?" } ?? "known fields: " + known.joined(separator: ", "),
-                              position: m.keyPosition)
+            let near = known.first(where: { $0.lowercased() == member.key.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "") })
+            throw .badRequest(member.key, "unknown field", fix: near.map { "did you mean \"\($0)\"?" } ?? "known fields: " + known.joined(separator: ", "),
+                              position: member.keyPosition)
         }
     }
 }

@@ -20,13 +20,14 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
 ///
 /// The handler runs as a Swift task while the connection's thread waits for it, so a slow handler (a push
 /// being sent) holds only its own connection. Call ``stop()`` to close the socket and join every thread.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
     /// The address given (`127.0.0.1`, `::1`, `0.0.0.0`…).
     public let host: String
     /// The port bound (the kernel's choice when 0 was asked).
-    public private(set) var port: Int = 0
+    public var port: Int { boundPort.load(ordering: .acquiring) }
+    private let boundPort = Atomic<Int>(0)
     public let maxBodyBytes: Int
     /// Connections one IP address may hold at once; more are closed on accept.
     public let perClientConnectionLimit: Int
@@ -35,10 +36,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// Seconds a connection has for its whole request, body included.
     public let requestDeadlineSeconds: Double
     let handler: Handler
-    private var daemon: OpaquePointer?
-    private let lock = NSLock()
+    /// The running libmicrohttpd daemon as its address (a C handle owned by this server); 0 once stopped, so
+    /// ``stop()`` stops it exactly once.
+    private let daemonAddress = Atomic<UInt>(0)
+    /// Set by ``stop()``; the deadline watcher thread ends at its next tick.
+    private let stopping = Atomic<Bool>(false)
     let deadlines: Mutex<RequestDeadlines>
-    private var deadlineTimer: DispatchSourceTimer?
 
     /// Binds and starts serving.
     /// - Parameters:
@@ -65,16 +68,16 @@ public final class HTTPServer: @unchecked Sendable {
         let cls = Unmanaged.passUnretained(self).toOpaque()
         var started: OpaquePointer?
         if let v4 = Self.ipv4(host, port: port) {
-            var a = v4
-            started = withUnsafePointer(to: &a) {
+            var address = v4
+            started = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     ap_mhd_start($0, 0, UInt32(connectionLimit), UInt32(perClientConnectionLimit), 30, accessHandler, cls,
                                  completedHandler, cls, connectionHandler, cls)
                 }
             }
         } else if let v6 = Self.ipv6(host, port: port) {
-            var a = v6
-            started = withUnsafePointer(to: &a) {
+            var address = v6
+            started = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     ap_mhd_start($0, 1, UInt32(connectionLimit), UInt32(perClientConnectionLimit), 30, accessHandler, cls,
                                  completedHandler, cls, connectionHandler, cls)
@@ -86,9 +89,9 @@ public final class HTTPServer: @unchecked Sendable {
         guard let started else {
             throw HTTPServerError("cannot listen on \(host) port \(port): the port is in use or the address is not on this machine; pick another --port (0 picks a free one)")
         }
-        daemon = started
-        self.port = Int(ap_mhd_bound_port(started))
-        startDeadlineTimer()
+        boundPort.store(Int(ap_mhd_bound_port(started)), ordering: .releasing)
+        daemonAddress.store(UInt(bitPattern: started), ordering: .releasing)
+        startDeadlineWatcher()
     }
 
     /// Monotonic seconds for the deadlines.
@@ -96,37 +99,35 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Every 100 ms: shuts down the sockets of connections past their deadline (libmicrohttpd then sees the
     /// peer gone and closes the connection; its thread ends). Done under the lock that the close notification
-    /// also takes, so a socket number is never shut after libmicrohttpd has closed and reused it.
-    private func startDeadlineTimer() {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self] in
-            self?.deadlines.withLock { state in
-                for socket in state.overdue(at: HTTPServer.now()) { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+    /// also takes, so a socket number is never shut after libmicrohttpd has closed and reused it. Its own thread
+    /// (not the concurrency pool, which busy handlers may hold), ending within a tick of ``stop()``.
+    private func startDeadlineWatcher() {
+        let watcher = Thread { [weak self] in
+            while true {
+                usleep(100_000)
+                guard let server = self, !server.stopping.load(ordering: .acquiring) else { return }
+                server.deadlines.withLock { state in
+                    for socket in state.overdue(at: HTTPServer.now()) { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+                }
             }
         }
-        timer.resume()
-        deadlineTimer = timer
+        watcher.name = "console-deadlines"
+        watcher.start()
     }
 
     deinit { stop() }
 
     /// `http://host:port` (IPv6 in brackets).
     public var url: String {
-        let h = host.contains(":") ? "[\(host)]" : host
-        return "http://\(h):\(port)"
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return "http://\(authority):\(port)"
     }
 
     /// Stops listening and waits for every connection thread. Idempotent.
     public func stop() {
-        lock.lock()
-        let d = daemon
-        daemon = nil
-        let timer = deadlineTimer
-        deadlineTimer = nil
-        lock.unlock()
-        timer?.cancel()
-        if let d { MHD_stop_daemon(d) }
+        stopping.store(true, ordering: .releasing)
+        let address = daemonAddress.exchange(0, ordering: .acquiringAndReleasing)
+        if let daemon = OpaquePointer(bitPattern: address) { MHD_stop_daemon(daemon) }
     }
 
     /// True for a numeric IPv4 or IPv6 address, or `localhost`.
@@ -135,28 +136,28 @@ public final class HTTPServer: @unchecked Sendable {
     /// True for 127.0.0.0/8, ::1 and `localhost`.
     public static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" { return true }
-        if let a = ipv4(host, port: 0) { return (UInt32(bigEndian: a.sin_addr.s_addr) >> 24) == 127 }
+        if let address = ipv4(host, port: 0) { return (UInt32(bigEndian: address.sin_addr.s_addr) >> 24) == 127 }
         if host.lowercased().hasPrefix("::ffff:127.") { return true }
         return false
     }
 
     static func ipv4(_ host: String, port: Int) -> sockaddr_in? {
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
-        let h = host == "localhost" ? "127.0.0.1" : host
-        guard inet_pton(AF_INET, h, &a.sin_addr) == 1 else { return nil }
-        return a
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        let numeric = host == "localhost" ? "127.0.0.1" : host
+        guard inet_pton(AF_INET, numeric, &address.sin_addr) == 1 else { return nil }
+        return address
     }
 
     static func ipv6(_ host: String, port: Int) -> sockaddr_in6? {
-        var a = sockaddr_in6()
-        a.sin6_family = sa_family_t(AF_INET6)
-        a.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
-        var h = host
-        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
-        guard inet_pton(AF_INET6, h, &a.sin6_addr) == 1 else { return nil }
-        return a
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        var numeric = host
+        if numeric.hasPrefix("["), numeric.hasSuffix("]") { numeric = String(numeric.dropFirst().dropLast()) }
+        guard inet_pton(AF_INET6, numeric, &address.sin6_addr) == 1 else { return nil }
+        return address
     }
 
     /// Runs the async handler and waits for it on the calling (libmicrohttpd connection) thread.
@@ -174,11 +175,10 @@ public final class HTTPServer: @unchecked Sendable {
 }
 
 /// Hands a response from the handler task to the waiting connection thread.
-private final class ResponseBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: HTTPResponse?
-    func set(_ v: HTTPResponse) { lock.lock(); value = v; lock.unlock() }
-    func get() -> HTTPResponse? { lock.lock(); defer { lock.unlock() }; return value }
+private final class ResponseBox: Sendable {
+    private let value = Mutex<HTTPResponse?>(nil)
+    func set(_ response: HTTPResponse) { value.withLock { $0 = response } }
+    func get() -> HTTPResponse? { value.withLock { $0 } }
 }
 
 /// One request being read: its body so far, its query arguments and headers.
@@ -214,8 +214,8 @@ private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
 private let collectQuery: MHD_KeyValueIterator = { cls, _, key, value in
     if let cls, let key {
         let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
-        let k = String(cString: key)
-        if state.query[k] == nil { state.query[k] = value.map { String(cString: $0) } ?? "" }
+        let name = String(cString: key)
+        if state.query[name] == nil { state.query[name] = value.map { String(cString: $0) } ?? "" }
     }
     return ap_mhd_yes()
 }
@@ -247,15 +247,15 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         uploadDataSize.pointee = 0
         return ap_mhd_yes()
     }
-    let n = uploadDataSize.pointee
-    if n > 0 {
+    let chunkBytes = uploadDataSize.pointee
+    if chunkBytes > 0 {
         if !state.tooLarge, let uploadData {
-            if state.body.count + n > server.maxBodyBytes {
+            if state.body.count + chunkBytes > server.maxBodyBytes {
                 state.tooLarge = true
                 state.body = []
             } else {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: n) {
-                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: chunkBytes) {
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: chunkBytes))
                 }
             }
         }

@@ -13,6 +13,7 @@ enum ConsolePage {
 <body>
 <header>
   <h1>ActivityPush <span>console</span></h1>
+  <nav><a href="/">compose</a> · <a href="/activities">activities</a></nav>
   <dl id="server"></dl>
 </header>
 <main>

@@ -194,44 +194,23 @@ public final class LiveActivityService: Sendable {
         }
     }
 
-    /// One line of ``list(state:limit:)``.
-    public struct Summary: Sendable, Hashable {
-        /// The activity id.
-        public var activityID: String
-        /// `attributes-type`.
-        public var attributesType: String
-        /// Its state.
-        public var state: ActivityState
-        /// Devices named by the start.
-        public var devices: Int
-        /// UNIX seconds.
-        public var createdUnixSeconds: Double
-        /// `{"activityID", "type", "state", "devices", "createdAt"}`.
-        public var json: JSONValue {
-            .obj([("activityID", .string(activityID)), ("type", .string(attributesType)), ("state", .string(state.rawValue)),
-                  ("devices", .int(devices)), ("createdAt", .double(createdUnixSeconds))])
-        }
-    }
-
-    /// Activities, newest first, in `state` when given (after ending those past Apple's 8-hour limit).
+    /// Activities, newest first, in `state` when given (after ending those past Apple's 8-hour limit), each as
+    /// ``show(activityID:)`` gives it.
     /// - Throws: ``ActivityError`` 503 when the store fails.
-    public func list(state: ActivityState? = nil, limit: Int = 100) throws(ActivityError) -> [Summary] {
+    public func list(state: ActivityState? = nil, limit: Int = 100) throws(ActivityError) -> [ActivityView] {
         let now = clock()
-        return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> [Summary] in
+        return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> [ActivityView] in
             try expire(o, now: now)
+            let ids: [String]
             do throws(QueueError) {
-                let filter = state == nil ? "" : "WHERE a.state = ?"
+                let filter = state == nil ? "" : "WHERE state = ?"
                 let params: [SQLValue] = (state.map { [.text($0.rawValue)] } ?? []) + [.int(Int64(max(1, limit)))]
-                return try o.db.query("""
-                    SELECT a.activity_id, a.attributes_type, a.state, a.created_unix,
-                      (SELECT COUNT(*) FROM ap_la_devices d WHERE d.activity_id = a.activity_id)
-                    FROM ap_la_activities a \(filter) ORDER BY a.created_unix DESC, a.activity_id LIMIT ?
-                    """, params).map { row in
-                    Summary(activityID: row[0].text ?? "", attributesType: row[1].text ?? "",
-                            state: ActivityState(rawValue: row[2].text ?? ""), devices: Int(row[4].int ?? 0),
-                            createdUnixSeconds: row[3].double ?? 0)
-                }
+                ids = try o.db.query("SELECT activity_id FROM ap_la_activities \(filter) ORDER BY created_unix DESC, activity_id LIMIT ?",
+                                     params).compactMap { $0.first?.text }
             } catch { throw .store(error) }
+            var views: [ActivityView] = []
+            for id in ids { views.append(try view(o, id: id)) }
+            return views
         }
     }
 
