@@ -50,6 +50,7 @@ public struct HTTP2TransportConfiguration: Sendable, Hashable {
 }
 
 package typealias HTTP2Request = ActivityPushHTTP2.HTTP2Request
+package typealias HTTP2Origin = ActivityPushHTTP2.HTTP2Origin
 package typealias HTTP2Header = ActivityPushHTTP2.HTTP2Header
 package typealias HTTP2Response = ActivityPushHTTP2.HTTP2Response
 /// Counters of the transport (every connection): streams opened, refused, may-have-been-processed, connections
@@ -71,9 +72,10 @@ package final class HTTP2Transport: Sendable {
                  environment: [String: String] = ProcessInfo.processInfo.environment) throws(APNsTransportError) {
         self.configuration = configuration
         do {
-            let (proxy, noProxy) = try HTTP2ClientConfiguration.proxySettings(from: environment)
+            let (proxy, noProxy, authorization) = try HTTP2ClientConfiguration.proxySettings(from: environment)
             client = try HTTP2Client(configuration: HTTP2ClientConfiguration(
-                policy: configuration.policy, caFile: configuration.caFile, proxy: proxy, noProxy: noProxy))
+                policy: configuration.policy, caFile: configuration.caFile, proxy: proxy, noProxy: noProxy,
+                proxyAuthorization: authorization))
         } catch {
             throw APNsTransportError(kind: .notSent, message: error.message, attempts: 0)
         }

@@ -26,12 +26,14 @@ protocol HTTP2ClientConnectionDelegate: AnyObject {
 final class HTTP2ClientConnection {
     let id: Int
     let origin: HTTP2Origin
-    /// `origin.authority`, computed once (it goes into every request's `:authority`).
-    private let authority: String
+    /// The constant request fields (`:scheme`, `:authority`, …), encoded once.
+    private let headerEncoder: HTTP2RequestHeaderEncoder
     private(set) var fd: Int32 = -1
     private unowned let delegate: HTTP2ClientConnectionDelegate
     private let tls: ClientTLSContext?
     private let proxy: HTTP2Origin?
+    /// `Proxy-Authorization` value for CONNECT (`Basic …`), from the proxy URL's userinfo.
+    private let proxyAuthorization: String?
 
     private enum Phase { case tcp, proxy, tls, h2, closed }
     private var phase = Phase.tcp
@@ -56,12 +58,14 @@ final class HTTP2ClientConnection {
     }
     private var streams: [Int32: Stream] = [:]
 
-    init(id: Int, origin: HTTP2Origin, tls: ClientTLSContext?, proxy: HTTP2Origin?, delegate: HTTP2ClientConnectionDelegate) {
+    init(id: Int, origin: HTTP2Origin, tls: ClientTLSContext?, proxy: HTTP2Origin?, proxyAuthorization: String?,
+         delegate: HTTP2ClientConnectionDelegate) {
         self.id = id
         self.origin = origin
-        self.authority = origin.authority
+        self.headerEncoder = HTTP2RequestHeaderEncoder(scheme: origin.scheme, authority: origin.authority)
         self.tls = tls
         self.proxy = proxy
+        self.proxyAuthorization = proxyAuthorization
         self.delegate = delegate
     }
 
@@ -125,7 +129,9 @@ final class HTTP2ClientConnection {
         }
         if proxy != nil {
             phase = .proxy
-            let request = "CONNECT \(origin.authority) HTTP/1.1\r\nHost: \(origin.authority)\r\n\r\n"
+            var request = "CONNECT \(origin.authority) HTTP/1.1\r\nHost: \(origin.authority)\r\n"
+            if let proxyAuthorization { request += "Proxy-Authorization: \(proxyAuthorization)\r\n" }
+            request += "\r\n"
             output.append(contentsOf: Array(request.utf8))
             _ = writeOutput()
         } else {
@@ -223,24 +229,14 @@ final class HTTP2ClientConnection {
     }
 
     /// Submits a request; returns its stream id, or a message when nghttp2 refuses it.
-    func submit(_ request: HTTP2Request, path: String) -> Result<Int32, HTTP2ClientError> {
+    func submit(_ request: HTTP2Request) -> Result<Int32, HTTP2ClientError> {
         guard phase == .h2, let session else { return .failure(HTTP2ClientError("the connection is not ready")) }
-        var headers = [HTTP2Header(":method", request.method), HTTP2Header(":scheme", origin.scheme),
-                       HTTP2Header(":authority", authority), HTTP2Header(":path", path)]
-        headers.reserveCapacity(request.headers.count + 5)
-        for header in request.headers {
-            // HTTP/2 field names are lowercase (RFC 9113 §8.2.1); APNs's are already.
-            let lowercase = header.name.utf8.allSatisfy { $0 < 0x41 || $0 > 0x5A }
-            headers.append(lowercase ? header : HTTP2Header(header.name.lowercased(), header.value))
-        }
-        if request.method == "POST" { headers.append(HTTP2Header("content-length", String(request.body.count))) }
-        let stream = Stream()
         let hasBody = request.method == "POST" || !request.body.isEmpty
-        let streamID = session.submitRequest(headers: headers, body: hasBody ? request.body : nil) ?? -1
+        let streamID = headerEncoder.withNameValues(of: request) { session.submitRequest(nameValues: $0, body: hasBody ? request.body : nil) } ?? -1
         guard streamID > 0 else {
             return .failure(HTTP2ClientError("nghttp2 refused the request (stream ids exhausted or the session is going away)"))
         }
-        streams[streamID] = stream
+        streams[streamID] = Stream()
         return .success(streamID)
     }
 
