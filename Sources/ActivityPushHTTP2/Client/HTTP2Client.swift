@@ -19,8 +19,9 @@ package final class HTTP2Client: Sendable {
     package let configuration: HTTP2ClientConfiguration
     private let shared: HTTP2ClientShared
 
+    /// - Parameter resolver: host names → addresses, called off the event loop (default: `getaddrinfo`).
     /// - Throws: ``HTTP2ClientError`` when the CA file cannot be loaded or the event loop cannot be made.
-    package init(configuration: HTTP2ClientConfiguration) throws(HTTP2ClientError) {
+    package init(configuration: HTTP2ClientConfiguration, resolver: HTTP2Resolver = .system) throws(HTTP2ClientError) {
         self.configuration = configuration
         // OpenSSL writes to the socket itself (SSL_set_fd), without MSG_NOSIGNAL: a peer that closes mid-write
         // would raise SIGPIPE and kill the process (`send` died with exit 141 under abrupt GOAWAYs). Ignored
@@ -30,7 +31,7 @@ package final class HTTP2Client: Sendable {
         let shared = try HTTP2ClientShared()
         self.shared = shared
         let thread = Thread {
-            let loop = HTTP2ClientLoop(configuration: configuration, shared: shared)
+            let loop = HTTP2ClientLoop(configuration: configuration, shared: shared, resolver: resolver)
             loop.run()
         }
         thread.name = "apns-h2"
@@ -71,6 +72,8 @@ struct HTTP2ClientJob: Sendable {
 final class HTTP2ClientShared: Sendable {
     struct Inbox {
         var jobs: [HTTP2ClientJob] = []
+        /// Name resolutions finished on other threads, by connection id.
+        var resolutions: [(connection: Int, result: Result<[HTTP2ResolvedAddress], HTTP2ClientError>)] = []
         var stopping = false
         var stopped = false
         var onStopped: [@Sendable () -> Void] = []
@@ -98,6 +101,15 @@ final class HTTP2ClientShared: Sendable {
             return
         }
         if wake, loopThread.load(ordering: .relaxed) != UInt(pthread_self()) { wakeUp() }
+    }
+
+    /// A resolver thread's answer for a connection; wakes the loop.
+    func resolved(connection: Int, _ result: Result<[HTTP2ResolvedAddress], HTTP2ClientError>) {
+        let wake = inbox.withLock { box -> Bool in
+            box.resolutions.append((connection, result))
+            return box.jobs.isEmpty && box.resolutions.count == 1
+        }
+        if wake { wakeUp() }
     }
 
     func stop(_ onStopped: @escaping @Sendable () -> Void) {
@@ -145,10 +157,12 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
     /// result sees that result counted.
     private var completions: [(callback: @Sendable (HTTP2ClientResult) -> Void, result: HTTP2ClientResult)] = []
     private var jobs: [HTTP2ClientJob] = []
+    private let resolver: HTTP2Resolver
 
-    init(configuration: HTTP2ClientConfiguration, shared: HTTP2ClientShared) {
+    init(configuration: HTTP2ClientConfiguration, shared: HTTP2ClientShared, resolver: HTTP2Resolver) {
         self.configuration = configuration
         self.shared = shared
+        self.resolver = resolver
         self.tls = try? ClientTLSContext(caFile: configuration.caFile)
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: 0))
@@ -164,7 +178,7 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
             turn()
             // Completions delivered in this turn may have submitted more requests (from this thread, without
             // waking the eventfd): take them before waiting.
-            let inboxEmpty = shared.inbox.withLock { $0.jobs.isEmpty }
+            let inboxEmpty = shared.inbox.withLock { $0.jobs.isEmpty && $0.resolutions.isEmpty }
             if stopping && pending.isEmpty && inboxEmpty { break }
             var timeout: Int32 = inboxEmpty ? 1000 : 0
             for pool in pools {
@@ -210,10 +224,13 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
 
     /// Moves the inbox into the pools (one lock, the arrays swapped, not copied); returns whether shutdown began.
     private func takeJobs() -> Bool {
+        var resolutions: [(connection: Int, result: Result<[HTTP2ResolvedAddress], HTTP2ClientError>)] = []
         let stopping = shared.inbox.withLock { box -> Bool in
             swap(&jobs, &box.jobs)
+            if !box.resolutions.isEmpty { swap(&resolutions, &box.resolutions) }
             return box.stopping
         }
+        for (id, result) in resolutions { connection(id)?.resolved(result) }
         for job in jobs { accept(job) }
         jobs.removeAll(keepingCapacity: true)
         return stopping
@@ -259,14 +276,16 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
                 if !actions.isEmpty { acted = true }
                 for action in actions { execute(action, pool: pool) }
             }
-            for pool in pools {
-                for connection in pool.connections.values { connection.flush() }
+            // By index, never `for pool in pools`: a copy of a Pool held across flush() (whose nghttp2 callbacks
+            // mutate the scheduler) would make every such mutation copy the scheduler's dictionaries whole.
+            for pool in pools.indices {
+                for connection in pools[pool].connections.values { connection.flush() }
             }
             if settleFailures() { acted = true }
             if !acted { break }
         }
-        for pool in pools {
-            for (id, connection) in pool.connections { updateInterest(id, connection) }
+        for pool in pools.indices {
+            for (id, connection) in pools[pool].connections { updateInterest(id, connection) }
         }
         publishCounters()
         deliverResults()
@@ -367,6 +386,26 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
     }
 
     // MARK: HTTP2ClientConnectionDelegate
+
+    func connectionNeedsResolution(_ connection: HTTP2ClientConnection, host: String, port: Int) {
+        let id = connection.id
+        let resolver = self.resolver
+        let shared = self.shared
+        // A separate thread per lookup (rare: once per connection to a named host); the scheduler's connect
+        // timeout bounds a lookup that hangs, and a late answer finds no connection and is dropped.
+        let thread = Thread { shared.resolved(connection: id, resolver.resolve(host, port)) }
+        thread.name = "apns-h2-resolve"
+        thread.start()
+    }
+
+    func connectionConfirmed(_ connection: HTTP2ClientConnection) {
+        _ = scheduler(of: connection) { $0.prefaceReceived(connection.id) }
+    }
+
+    func connection(_ connection: HTTP2ClientConnection, malformed streamID: Int32, message: String) {
+        let now = self.now
+        _ = scheduler(of: connection) { $0.streamMalformed(on: connection.id, streamID: streamID, message: message, now: now) }
+    }
 
     func connectionEstablished(_ connection: HTTP2ClientConnection) {
         let now = self.now

@@ -62,7 +62,7 @@ package struct HTTP2ClientConfiguration: Sendable, Hashable {
     }
 
     /// `%XX` escapes decoded (RFC 3986 §2.1); nil when one is malformed or the result is not UTF-8.
-    static func percentDecoded(_ text: Substring) -> String? {
+    package static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()
         func hex(_ byte: UInt8) -> UInt8? {
@@ -82,7 +82,7 @@ package struct HTTP2ClientConfiguration: Sendable, Hashable {
     }
 
     /// Standard base64 with padding (RFC 4648 §4).
-    static func base64(_ bytes: [UInt8]) -> String {
+    package static func base64(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         var out: [UInt8] = []
         var index = 0
