@@ -47,10 +47,15 @@ package struct HTTP2PoolScheduler: Sendable {
         package var idleTimeoutSeconds = 0.0
         /// Streams after which a connection takes no new ones and closes when drained (0: never).
         package var streamsPerConnection = 0
-        /// Resends of one refused request before it ends ``HTTP2StreamFailure/Kind/refused``. Refused streams
-        /// were not processed, so resending cannot duplicate them; the cap and the backoff keep a server that
-        /// refuses everything (`refused:all`) from being stormed. The request's deadline bounds it too.
+        /// Resends of one request after RST_STREAM `REFUSED_STREAM` before it ends
+        /// ``HTTP2StreamFailure/Kind/refused``. Refused streams were not processed, so resending cannot duplicate
+        /// them; this cap and the backoff keep a server that refuses everything (`refused:all`) from being
+        /// stormed. The request's deadline bounds it too.
         package var maxRefusedResends = 10
+        /// Resends of one request cut by GOAWAYs (above the last-stream-id) before it ends refused. Each goes to
+        /// another connection, so connection set-up paces them; a server that GOAWAYs every few dozen streams
+        /// cuts the same request many times, hence the high cap.
+        package var maxGoawayResends = 1000
         /// Wait before the second resend of a refused request (the first is immediate); doubles per refusal.
         package var refusedBackoffSeconds = 0.01
         /// Longest wait between two resends of a refused request.
@@ -107,6 +112,8 @@ package struct HTTP2PoolScheduler: Sendable {
         var attempts = 0
         var connectFailures = 0
         var refusals = 0
+        /// Of ``refusals``, those by RST_STREAM REFUSED_STREAM (the server declined this very request).
+        var resets = 0
     }
 
     package let policy: Policy
@@ -249,7 +256,7 @@ package struct HTTP2PoolScheduler: Sendable {
         if !written {
             requeueUnsent(rid, message: "the stream closed before its request went out")
         } else if errorCode == Self.refusedStreamCode {
-            refused(rid, now: now)
+            refused(rid, now: now, byReset: true)
         } else {
             fail(rid, .mayHaveBeenProcessed, "the server reset the stream (HTTP/2 error \(Self.errorName(errorCode))) after the request was sent")
         }
@@ -500,17 +507,24 @@ package struct HTTP2PoolScheduler: Sendable {
         }
     }
 
-    private mutating func refused(_ rid: RequestID, now: Double? = nil) {
+    /// A stream that was not processed: resent. Above a GOAWAY's last-stream-id it goes at once to another
+    /// connection (opening one is the natural pace); after a REFUSED_STREAM reset, at once the first time, then
+    /// after a doubling backoff, and the caps differ (``Policy/maxRefusedResends``, ``Policy/maxGoawayResends``).
+    private mutating func refused(_ rid: RequestID, now: Double, byReset: Bool = false) {
         counters.refused += 1
         requests[rid]!.refusals += 1
+        if byReset { requests[rid]!.resets += 1 }
         let refusals = requests[rid]!.refusals
-        if refusals > policy.maxRefusedResends {
+        let resets = requests[rid]!.resets
+        if resets > policy.maxRefusedResends {
+            fail(rid, .refused, "the server reset the stream with REFUSED_STREAM \(resets) times; not processed")
+        } else if refusals > policy.maxGoawayResends {
             fail(rid, .refused, "the server refused the stream \(refusals) times (REFUSED_STREAM or GOAWAY); not processed")
-        } else if refusals == 1 || now == nil {
+        } else if !byReset || resets == 1 {
             pushResend(rid)
         } else {
-            let wait = min(policy.refusedBackoffCapSeconds, policy.refusedBackoffSeconds * Double(1 << min(refusals - 2, 30)))
-            requests[rid]!.place = .backingOff(until: now! + wait)
+            let wait = min(policy.refusedBackoffCapSeconds, policy.refusedBackoffSeconds * Double(1 << min(resets - 2, 30)))
+            requests[rid]!.place = .backingOff(until: now + wait)
             backingOff.append(rid)
         }
     }
