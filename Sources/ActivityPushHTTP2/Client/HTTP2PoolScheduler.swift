@@ -20,10 +20,12 @@
 ///   ``Policy/refusedBackoffSeconds`` up to ``Policy/refusedBackoffCapSeconds``, at most
 ///   ``Policy/maxRefusedResends`` times; then it ends ``HTTP2StreamFailure/Kind/refused`` (still "not processed"),
 ///   so a server that refuses everything is not stormed.
-/// - A connection whose peer never sent a valid HTTP/2 frame (its SETTINGS preface: an HTTP/1.1 server, a
-///   wrong port, garbage) cannot have processed anything: losing it puts its requests back ("not sent" once
-///   ``Policy/maxConnectAttempts`` such connections failed), like a failed connect — never one connection per
-///   request, never "may have been processed".
+/// - No request goes out before the peer's SETTINGS preface (RFC 9113 §3.4: the server's first frame), so a
+///   peer that never sends a valid HTTP/2 frame (an HTTP/1.1 server, a wrong port, garbage) has received no
+///   request: losing it counts as a failed connection attempt ("not sent" once ``Policy/maxConnectAttempts``
+///   failed) — never one connection per request, never "may have been processed". (A request sent with the
+///   preface could be processed by a server whose SETTINGS were still queued when it dropped the connection;
+///   waiting costs one round trip per new connection, not per request.)
 /// - A malformed answer (e.g. `:status` outside 100–599) is no response: the request ends "may have been
 ///   processed". A stream whose HEADERS went out and that got no answer ends "may have been
 ///   processed"; a request never written is put back in the queue (or ends "not sent"). Only the transport's
@@ -304,8 +306,8 @@ package struct HTTP2PoolScheduler: Sendable {
             return
         }
         if !c.confirmed {
-            // Never an HTTP/2 peer: nothing it received was processed. Its requests go back to the queue and the
-            // loss counts as a failed connection attempt.
+            // Never an HTTP/2 peer (no request is written before its preface): its assigned requests go back to
+            // the queue and the loss counts as a failed connection attempt.
             for rid in c.requests.sorted() where requests[rid] != nil { pushResend(rid) }
             connectFailed(message: message)
             return
@@ -352,7 +354,7 @@ package struct HTTP2PoolScheduler: Sendable {
     // MARK: Internals
 
     private func capacity(_ c: Connection) -> Int {
-        guard c.phase == .ready else { return 0 }
+        guard c.phase == .ready, c.confirmed else { return 0 }
         let limit = min(c.peerLimit, policy.maxConcurrentStreams)
         return c.warm ? limit : min(1, limit)
     }
