@@ -152,8 +152,11 @@ public final class APNsClient: Sendable {
 
     /// The push's headers, with an `apns-id` when it has none.
     static func headers(of push: PushRequest) -> [HTTP2Header] {
-        var headers = push.headers.map { HTTP2Header($0.name, $0.value) }
-        if push.headers.apnsID == nil { headers.append(HTTP2Header(APNsHeaderName.id.rawValue, randomUUIDString())) }
+        // The apns-id is unique per push: never indexed by HPACK (it would evict the fields that repeat).
+        var headers = push.headers.map { HTTP2Header($0.name, $0.value, neverIndexed: $0.name == APNsHeaderName.id.rawValue) }
+        if push.headers.apnsID == nil {
+            headers.append(HTTP2Header(APNsHeaderName.id.rawValue, randomUUIDString(), neverIndexed: true))
+        }
         return headers
     }
 

@@ -91,13 +91,18 @@ final class HTTP2RequestHeaderEncoder {
         count += 1
         pairs[count] = constant(schemeName, scheme); count += 1
         pairs[count] = constant(authorityName, authority); count += 1
+        // Values unique to one request (`:path` with its device token; fields marked `neverIndexed`, e.g. the
+        // `apns-id`) are not added to the HPACK dynamic table (RFC 7541 §6.2.3): indexing them only evicts the
+        // fields that repeat (`authorization`, `apns-topic`) and costs both ends a table insertion per request.
+        let neverIndexed = UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue)
         let (path, pathLength) = copy(request.path, lowercase: false)
-        pairs[count] = nghttp2_nv(name: base + pathName.offset, value: path, namelen: pathName.count, valuelen: pathLength, flags: flags)
+        pairs[count] = nghttp2_nv(name: base + pathName.offset, value: path, namelen: pathName.count, valuelen: pathLength, flags: neverIndexed)
         count += 1
         for header in request.headers {
             let (name, nameLength) = copy(header.name, lowercase: true)
             let (value, valueLength) = copy(header.value, lowercase: false)
-            pairs[count] = nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: flags)
+            pairs[count] = nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength,
+                                      flags: header.neverIndexed ? neverIndexed : flags)
             count += 1
         }
         if request.method == "POST" {
