@@ -229,13 +229,17 @@ public final class APNsClient: Sendable {
     }
 
     /// `authorization: bearer <jwt>` for the current token, built once per token rather than once per push.
-    private let bearer = Mutex<(jwt: String, header: HTTP2Header)?>(nil)
+    /// Two plain strings, not an optional tuple holding an `HTTP2Header`: with that shape the -O build of
+    /// Swift 6.3.1 freed an invalid pointer in this class's deinit (glibc "free(): invalid pointer" under
+    /// `MALLOC_CHECK_=3`; heap corruption in `bench send` otherwise) once `HTTP2Header` gained a `Bool`.
+    private let bearer = Mutex<(jwt: String, value: String)>(("", ""))
 
     private func bearerHeader(_ jwt: String) -> HTTP2Header {
-        if let cached = bearer.withLock({ $0 }), cached.jwt == jwt { return cached.header }
-        let header = HTTP2Header(APNsHeaderName.authorization.rawValue, "bearer " + jwt)
-        bearer.withLock { $0 = (jwt, header) }
-        return header
+        let cached = bearer.withLock { $0 }
+        if cached.jwt == jwt, !jwt.isEmpty { return HTTP2Header(APNsHeaderName.authorization.rawValue, cached.value) }
+        let value = "bearer " + jwt
+        bearer.withLock { $0 = (jwt, value) }
+        return HTTP2Header(APNsHeaderName.authorization.rawValue, value)
     }
 
     private func execute(_ request: PendingRequest) async -> APNsResult {
