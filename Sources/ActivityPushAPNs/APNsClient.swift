@@ -78,7 +78,9 @@ public final class APNsClient: Sendable {
             completion(.failure(APNsTransportError(kind: .notSent, message: "cannot sign the provider token: \(error)", attempts: 0)))
             return
         }
-        submitOnce(request, jwt: jwt) { [token] first in
+        // One closure per push: the result is mapped and the expired-token case checked in it.
+        transport.submitUnmapped(request.request(bearer: bearerHeader(jwt))) { [token] outcome in
+            let first = Self.result(outcome, of: request)
             guard case .response(let r) = first, r.status == 403, r.reason == .expiredProviderToken,
                   let fresh = try? token.invalidate(jwt) else { completion(first); return }
             self.submitOnce(request, jwt: fresh, completion: completion)
@@ -259,7 +261,7 @@ public final class APNsClient: Sendable {
     }
 
     private func submitOnce(_ request: PendingRequest, jwt: String, completion: @escaping @Sendable (APNsResult) -> Void) {
-        transport.submit(request.request(bearer: bearerHeader(jwt))) { completion(Self.result($0, of: request)) }
+        transport.submitUnmapped(request.request(bearer: bearerHeader(jwt))) { completion(Self.result($0, of: request)) }
     }
 
     private static func result(_ outcome: HTTP2Result, of request: PendingRequest) -> APNsResult {
@@ -268,6 +270,16 @@ public final class APNsClient: Sendable {
         case .failure(var failure):
             failure.apnsID = request.apnsID
             return .failure(failure)
+        }
+    }
+
+    private static func result(_ outcome: HTTP2ClientResult, of request: PendingRequest) -> APNsResult {
+        switch outcome {
+        case .success(let r): return .response(APNsResponse(status: r.status, headers: r.headers, body: r.body))
+        case .failure(let failure):
+            var mapped = APNsTransportError(failure)
+            mapped.apnsID = request.apnsID
+            return .failure(mapped)
         }
     }
 }
