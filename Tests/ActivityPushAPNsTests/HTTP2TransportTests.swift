@@ -146,10 +146,12 @@ final class HTTP2TransportTests: XCTestCase {
 final class ConnectProxy: Sendable {
     let port: Int
     private let listenFD: Int32
-    private let state = Mutex<(requests: [String], stopping: Bool)>(([], false))
+    private let state = Mutex<(requests: [String], heads: [String], stopping: Bool)>(([], [], false))
     private let done = DispatchSemaphore(value: 0)
 
     var requests: [String] { state.withLock { $0.requests } }
+    /// Every CONNECT head as received (request line and header fields).
+    var heads: [String] { state.withLock { $0.heads } }
 
     init(answer: String = "HTTP/1.1 200 Connection established") throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -219,7 +221,10 @@ final class ConnectProxy: Sendable {
             if head.count >= 4, head.suffix(4) == [13, 10, 13, 10] { break }
         }
         let line = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
-        state.withLock { $0.requests.append(line) }
+        state.withLock {
+            $0.requests.append(line)
+            $0.heads.append(String(decoding: head, as: UTF8.self))
+        }
         let reply = Array((answer + "\r\n\r\n").utf8)
         _ = send(client, reply, reply.count, Int32(MSG_NOSIGNAL))
         guard answer.contains(" 200 "), line.hasPrefix("CONNECT "),
