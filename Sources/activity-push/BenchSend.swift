@@ -75,10 +75,10 @@ enum BenchSendOptions {
         // The callback API (`APNsClient.submit`, no task per push) and the async one (`send`, one await per push
         // from a fixed set of tasks), each on a fresh client and connection.
         let ours = await BenchSend.runOurs(url: mock.url, ca: mock.ca, token: token, pushes: pushes, tokens: tokens,
-                                                streams: streams, mode: .submit)
+                                           streams: streams, mode: .submit)
         BenchSend.printRow(rtt: rtt, name: "activity-push submit", ours, ceiling: ceiling, n: n)
         let oursAsync = await BenchSend.runOurs(url: mock.url, ca: mock.ca, token: token, pushes: pushes, tokens: tokens,
-                                                                streams: streams, mode: .async)
+                                                streams: streams, mode: .async)
         BenchSend.printRow(rtt: rtt, name: "activity-push async", oursAsync, ceiling: ceiling, n: n)
         if ours.ok != n || oursAsync.ok != n { allOK = false }
         if runPython {
