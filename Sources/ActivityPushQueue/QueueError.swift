@@ -18,6 +18,9 @@ public struct QueueError: Error, Sendable, CustomStringConvertible {
         /// The database server cannot be reached or closed the connection (PostgreSQL restart, network).
         /// The connection is re-established on the next call.
         public static let unavailable = Kind(rawValue: "unavailable")
+        /// Another process held the write lock longer than the busy timeout (SQLite `SQLITE_BUSY`/`SQLITE_LOCKED`,
+        /// common on a loaded machine with several workers on one file). Nothing was written; try again.
+        public static let busy = Kind(rawValue: "busy")
     }
 
     /// The class of the failure; ``isTransient`` is derived from it.
@@ -31,6 +34,7 @@ public struct QueueError: Error, Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
-    /// True for failures that may pass by themselves (disk freed, server back): worth retrying with backoff.
-    public var isTransient: Bool { kind == .diskFull || kind == .unavailable }
+    /// True for failures that may pass by themselves (disk freed, server back, lock released): worth retrying with
+    /// backoff.
+    public var isTransient: Bool { kind == .diskFull || kind == .unavailable || kind == .busy }
 }

@@ -41,9 +41,14 @@ package final class SQLiteConnection: SQLConnection {
         return rc == SQLITE_OK
     }
 
-    /// `SQLITE_FULL` (disk or quota full) becomes ``QueueError/Kind/diskFull``.
+    /// `SQLITE_FULL` (disk or quota full) becomes ``QueueError/Kind/diskFull``; `SQLITE_BUSY` and `SQLITE_LOCKED`
+    /// (the busy timeout ran out while another process wrote) become ``QueueError/Kind/busy``.
     private static func kind(_ code: Int32) -> QueueError.Kind {
-        (code & 0xff) == SQLITE_FULL ? .diskFull : .failed
+        switch code & 0xff {
+        case SQLITE_FULL: return .diskFull
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        default: return .failed
+        }
     }
 
     private func lastKind() -> QueueError.Kind { db.map { Self.kind(sqlite3_extended_errcode($0)) } ?? .failed }
