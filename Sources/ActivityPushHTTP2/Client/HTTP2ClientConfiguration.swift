@@ -26,7 +26,8 @@ package struct HTTP2ClientConfiguration: Sendable, Hashable {
         guard let value = environment[name], !value.isEmpty else { return (nil, noProxy) }
         let url = value.contains("://") ? value : "http://" + value
         guard let (origin, _) = HTTP2Origin.parse(url), !origin.secure else {
-            throw HTTP2ClientError("\(name)=\(value): expected an http://host:port proxy URL")
+            throw HTTP2ClientError(.badProxy, setting: name, "\(name)=\(value): not an http:// proxy URL",
+                                   fix: "set \(name) to http://host:port")
         }
         var proxy = origin
         let authority = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""

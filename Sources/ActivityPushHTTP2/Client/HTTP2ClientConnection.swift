@@ -224,7 +224,7 @@ final class HTTP2ClientConnection {
 
     /// Submits a request; returns its stream id, or a message when nghttp2 refuses it.
     func submit(_ request: HTTP2Request, path: String) -> Result<Int32, HTTP2ClientError> {
-        guard phase == .h2, let session else { return .failure(HTTP2ClientError("the connection is not ready")) }
+        guard phase == .h2, let session else { return .failure(HTTP2ClientError(.notReady, "the connection is not ready")) }
         var headers = [HTTP2Header(":method", request.method), HTTP2Header(":scheme", origin.scheme),
                        HTTP2Header(":authority", authority), HTTP2Header(":path", path)]
         headers.reserveCapacity(request.headers.count + 5)
@@ -238,7 +238,7 @@ final class HTTP2ClientConnection {
         let hasBody = request.method == "POST" || !request.body.isEmpty
         let streamID = session.submitRequest(headers: headers, body: hasBody ? request.body : nil) ?? -1
         guard streamID > 0 else {
-            return .failure(HTTP2ClientError("nghttp2 refused the request (stream ids exhausted or the session is going away)"))
+            return .failure(HTTP2ClientError(.streamRefused, "nghttp2 refused the request (stream ids exhausted or the session is going away)"))
         }
         streams[streamID] = stream
         return .success(streamID)
