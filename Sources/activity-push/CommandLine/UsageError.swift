@@ -40,6 +40,8 @@ struct UsageError: Error, CustomStringConvertible, Equatable {
         static let refused = Kind(rawValue: "refused")
         /// `failed`: the command could not set itself up (a bench could not start mock-apns or make a key).
         static let failed = Kind(rawValue: "failed")
+        /// `usage`: not yet given a finer kind (a site written with ``UsageError/init(_:)``).
+        static let usage = Kind(rawValue: "usage")
     }
 
     /// What went wrong.
@@ -63,6 +65,10 @@ struct UsageError: Error, CustomStringConvertible, Equatable {
         self.reason = reason
         self.fix = fix
     }
+
+    /// A usage error given only its message (kind ``Kind/usage``), for sites written before the kinds; prefer
+    /// ``init(_:option:file:_:fix:)``, which says what failed.
+    init(_ message: String) { self.init(.usage, message) }
 
     /// A library's error passed on unchanged in text (``Kind/refused``); ``cause`` is its kind when it has one.
     init(refused error: any Error, option: String? = nil, file: String? = nil) {
