@@ -2,19 +2,6 @@ import ActivityPushCore
 import Foundation
 import Synchronization
 
-/// A request the client refuses before sending: the push and the destination do not fit together.
-///
-/// Thrown by ``APNsClient/send(_:deviceToken:)`` and ``APNsClient/broadcast(_:)`` before anything is written to
-/// a connection, so nothing was sent and resending the same call fails the same way.
-public struct APNsRequestError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong and how to fix it, for people (e.g. the token is not hex; use `broadcast(_:)` for a channel).
-    public var message: String
-    /// Makes an error with the given ``message``.
-    public init(_ message: String) { self.message = message }
-    /// The ``message``.
-    public var description: String { message }
-}
-
 /// Sends Live Activity pushes to APNs over HTTP/2 with token auth.
 ///
 /// One client holds one credential (``ProviderToken``) for one ``APNsEnvironment`` and multiplexes every request
@@ -59,7 +46,8 @@ public final class APNsClient: Sendable {
     /// - Throws: ``APNsRequestError`` when the token is not hex or the push is addressed to a broadcast channel.
     public func send(_ push: PushRequest, deviceToken: String) async throws(APNsRequestError) -> APNsResult {
         guard case .device = push.destination else {
-            throw APNsRequestError("this push was built for a broadcast channel; send it with broadcast(_:)")
+            throw APNsRequestError(.broadcastPushToDevice, "this push was built for a broadcast channel",
+                                   fix: "send it with broadcast(_:)")
         }
         return await execute(try deviceRequest(push, deviceToken: deviceToken))
     }
@@ -90,7 +78,8 @@ public final class APNsClient: Sendable {
     /// The request of a device push, without its `authorization` (added per attempt).
     private func deviceRequest(_ push: PushRequest, deviceToken: String) throws(APNsRequestError) -> PendingRequest {
         guard case .device = push.destination else {
-            throw APNsRequestError("this push was built for a broadcast channel; send it with broadcast(_:)")
+            throw APNsRequestError(.broadcastPushToDevice, "this push was built for a broadcast channel",
+                                   fix: "send it with broadcast(_:)")
         }
         let hex = try Self.checkedToken(deviceToken)
         guard let (origin, basePath) = deviceEndpoint else {
@@ -104,7 +93,8 @@ public final class APNsClient: Sendable {
     /// - Throws: ``APNsRequestError`` when the push is a device push.
     public func broadcast(_ push: PushRequest) async throws(APNsRequestError) -> APNsResult {
         guard case .broadcast = push.destination else {
-            throw APNsRequestError("this push was built for a device token; send it with send(_:deviceToken:)")
+            throw APNsRequestError(.devicePushToChannel, "this push was built for a device token",
+                                   fix: "send it with send(_:deviceToken:)")
         }
         return await execute(PendingRequest(method: "POST", url: environment.broadcastURL + "/4/broadcasts/apps/" + push.bundleID,
                                             headers: Self.headers(of: push), body: push.body))
@@ -189,7 +179,7 @@ public final class APNsClient: Sendable {
     private func channelsURL(_ bundleID: String) -> String { environment.managementURL + "/1/apps/" + bundleID + "/channels" }
 
     static func checkedToken(_ t: String) throws(APNsRequestError) -> String {
-        do { return try DeviceToken(hex: t).hex } catch { throw APNsRequestError(error.description) }
+        do { return try DeviceToken(hex: t).hex } catch { throw APNsRequestError(error) }
     }
 
     /// A request before its `authorization` header: slot 0 of ``headers`` is filled per attempt.

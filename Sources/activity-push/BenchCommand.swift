@@ -68,9 +68,9 @@ enum BenchValidate {
 
         // The same bytes for everyone: the payload in compact form, as sent.
         let original = try Inputs.bytes(payloadPath)
-        guard let root = JSONReader.read(original).root else { throw UsageError("\(payloadPath): not valid JSON") }
+        guard let root = JSONReader.read(original).root else { throw UsageError(.badInput, file: payloadPath, "\(payloadPath): not valid JSON") }
         let body = Array(JSONWriter.compact(root.value).utf8)
-        guard let schema = try Inputs.schema([attributesPath]) else { throw UsageError("no schema") }
+        guard let schema = try Inputs.schema([attributesPath]) else { throw UsageError(.failed, "no schema") }
         let validator = Validator(schema: schema)
         let now = Double(root["aps"]?["timestamp"]?.value.numberValue?.int64Value ?? 0)
         var sink = 0

@@ -32,10 +32,10 @@ enum BenchSendOptions {
     let rttText = try arguments.value(BenchSendOptions.rtt) ?? "0,50,150"
     let runH2load = !arguments.isSet(BenchSendOptions.noH2load)
     let runPython = !arguments.isSet(BenchSendOptions.noAioapns)
-    guard n >= 1, streams >= 1 else { throw UsageError("--pushes and --streams must be at least 1") }
+    guard n >= 1, streams >= 1 else { throw UsageError(.badValue, option: "--pushes", "--pushes and --streams must be at least 1") }
     let rtts = try rttText.split(separator: ",").map { part -> Int in
         guard let ms = Int(part.trimmingCharacters(in: .whitespaces)), ms >= 0, ms <= 10_000 else {
-            throw UsageError("--rtt: '\(part)' is not a number of milliseconds 0–10000 (e.g. --rtt 0,50,150)")
+            throw UsageError(.badValue, option: "--rtt", "--rtt: '\(part)' is not a number of milliseconds 0–10000 (e.g. --rtt 0,50,150)")
         }
         return ms
     }
@@ -132,7 +132,7 @@ enum BenchSend {
             default: p = .end(bundleID: bundleID, contentState: state)
             }
             p.priority = k % 2 == 0 ? .immediate : .considerate
-            do { out.append(try p.build()) } catch { throw UsageError("bench payload \(k) refused: \(error)") }
+            do { out.append(try p.build()) } catch { throw UsageError(.failed, "bench payload \(k) refused: \(error)") }
         }
         return out
     }
@@ -280,22 +280,22 @@ enum BenchSend {
         }
         guard let url, let ca else {
             p.terminate()
-            throw UsageError("mock-apns did not start (output: \(text.prefix(200)))")
+            throw UsageError(.failed, "mock-apns did not start (output: \(text.prefix(200)))")
         }
         return Mock(process: p, url: url, ca: ca)
     }
 
     static func writeP256Key(to path: String) throws {
-        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw UsageError("OpenSSL: no EC support") }
+        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw UsageError(.failed, "OpenSSL: no EC support") }
         defer { EVP_PKEY_CTX_free(ctx) }
         var key: OpaquePointer?
         guard EVP_PKEY_keygen_init(ctx) == 1, EVP_PKEY_CTX_set_group_name(ctx, "P-256") == 1,
-              EVP_PKEY_generate(ctx, &key) == 1, let key else { throw UsageError("OpenSSL: cannot make a P-256 key") }
+              EVP_PKEY_generate(ctx, &key) == 1, let key else { throw UsageError(.failed, "OpenSSL: cannot make a P-256 key") }
         defer { EVP_PKEY_free(key) }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0, let f = fdopen(fd, "w") else { throw UsageError("\(path): cannot write the bench key") }
+        guard fd >= 0, let f = fdopen(fd, "w") else { throw UsageError(.failed, file: path, "\(path): cannot write the bench key") }
         defer { fclose(f) }
-        guard PEM_write_PrivateKey(f, key, nil, nil, 0, nil, nil) == 1 else { throw UsageError("OpenSSL: cannot write the key") }
+        guard PEM_write_PrivateKey(f, key, nil, nil, 0, nil, nil) == 1 else { throw UsageError(.failed, "OpenSSL: cannot write the key") }
     }
 
     static func run(_ exe: String, _ args: [String]) -> String? {

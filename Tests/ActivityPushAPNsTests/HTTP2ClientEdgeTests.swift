@@ -200,7 +200,7 @@ final class LineServer: Sendable {
                 bind(fd, raw, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, raw, &length) == 0
             }
         }
-        guard fd >= 0, bound else { throw HTTP2ClientError("line server: cannot listen") }
+        guard fd >= 0, bound else { throw HTTP2ClientError(.eventLoop, "line server: cannot listen") }
         listenFD = fd
         port = Int(UInt16(bigEndian: address.sin_port))
         let bytes = Array(reply.utf8)

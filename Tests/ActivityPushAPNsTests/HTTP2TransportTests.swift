@@ -85,7 +85,13 @@ final class HTTP2TransportTests: XCTestCase {
 
     func testBadProxyVariableIsAClearError() {
         XCTAssertThrowsError(try HTTP2Transport(environment: ["https_proxy": "socks5://proxy:1080"])) { error in
-            XCTAssertTrue("\(error)".contains("https_proxy"), "\(error)")
+            XCTAssertEqual((error as? APNsTransportError)?.kind, .notSent, "\(error)")
+            XCTAssertEqual("\(error)".contains("https_proxy=socks5://proxy:1080: not an http:// proxy URL; set https_proxy to http://host:port"),
+                           true, "the message names the variable and the fix: \(error)")
+        }
+        XCTAssertThrowsError(try HTTP2ClientConfiguration.proxySettings(from: ["HTTPS_PROXY": "https://proxy:443"])) { error in
+            XCTAssertEqual((error as? HTTP2ClientError)?.kind, .badProxy)
+            XCTAssertEqual((error as? HTTP2ClientError)?.setting, "HTTPS_PROXY")
         }
     }
 
@@ -165,7 +171,7 @@ final class ConnectProxy: Sendable {
                 bind(fd, raw, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, raw, &length) == 0
             }
         }
-        guard fd >= 0, bound else { throw HTTP2ClientError("proxy: cannot listen") }
+        guard fd >= 0, bound else { throw HTTP2ClientError(.eventLoop, "test proxy: cannot listen") }
         listenFD = fd
         port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in

@@ -87,7 +87,7 @@ final class HTTP2ClientShared: Sendable {
 
     init() throws(HTTP2ClientError) {
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        guard wakeFD >= 0 else { throw HTTP2ClientError("eventfd failed: \(String(cString: strerror(errno)))") }
+        guard wakeFD >= 0 else { throw HTTP2ClientError(.eventLoop, "eventfd failed: \(String(cString: strerror(errno)))") }
     }
 
     func submit(_ job: HTTP2ClientJob) {

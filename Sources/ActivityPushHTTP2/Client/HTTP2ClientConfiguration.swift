@@ -44,7 +44,8 @@ package struct HTTP2ClientConfiguration: Sendable, Hashable {
                 let user = colon.map { userinfo[..<$0] } ?? userinfo
                 let password = colon.map { userinfo[userinfo.index(after: $0)...] } ?? ""
                 guard let decodedUser = percentDecoded(user), let decodedPassword = percentDecoded(password) else {
-                    throw HTTP2ClientError("\(name): the proxy URL's user or password has a bad %-escape")
+                    throw HTTP2ClientError(.badProxy, setting: name, "\(name): the proxy URL's user or password has a bad %-escape",
+                                           fix: "percent-encode reserved characters of the user and password (e.g. %40 for @)")
                 }
                 authorization = "Basic " + base64(Array((decodedUser + ":" + decodedPassword).utf8))
                 let hostPart = String(rest[rest.index(after: at)...])
@@ -53,7 +54,8 @@ package struct HTTP2ClientConfiguration: Sendable, Hashable {
             }
         }
         guard let (origin, _) = HTTP2Origin.parse(url), !origin.secure, !origin.host.contains("@") else {
-            throw HTTP2ClientError("\(name)=\(shown): expected an http://[user:password@]host:port proxy URL")
+            throw HTTP2ClientError(.badProxy, setting: name, "\(name)=\(shown): not an http:// proxy URL",
+                                   fix: "set \(name) to http://[user:password@]host:port")
         }
         var proxy = origin
         let authority = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""

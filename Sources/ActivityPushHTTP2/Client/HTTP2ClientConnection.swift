@@ -243,11 +243,11 @@ final class HTTP2ClientConnection {
 
     /// Submits a request; returns its stream id, or a message when nghttp2 refuses it.
     func submit(_ request: HTTP2Request) -> Result<Int32, HTTP2ClientError> {
-        guard phase == .h2, let session else { return .failure(HTTP2ClientError("the connection is not ready")) }
+        guard phase == .h2, let session else { return .failure(HTTP2ClientError(.notReady, "the connection is not ready")) }
         let hasBody = request.method == "POST" || !request.body.isEmpty
         let streamID = headerEncoder.withNameValues(of: request) { session.submitRequest(nameValues: $0, body: hasBody ? request.body : nil) } ?? -1
         guard streamID > 0 else {
-            return .failure(HTTP2ClientError("nghttp2 refused the request (stream ids exhausted or the session is going away)"))
+            return .failure(HTTP2ClientError(.streamRefused, "nghttp2 refused the request (stream ids exhausted or the session is going away)"))
         }
         streams[streamID] = Stream()
         return .success(streamID)

@@ -38,7 +38,8 @@ package struct HTTP2Resolver: Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let code = getaddrinfo(host, String(port), &hints, &list)
         guard code == 0, let first = list else {
-            return .failure(HTTP2ClientError("cannot resolve \(host): \(String(cString: gai_strerror(code)))"))
+            return .failure(HTTP2ClientError(.cannotResolve, setting: host, "cannot resolve \(host): \(String(cString: gai_strerror(code)))",
+                                              fix: "check the host name in --url (or the proxy variable) and this machine's DNS"))
         }
         defer { freeaddrinfo(list) }
         var out: [HTTP2ResolvedAddress] = []
