@@ -86,7 +86,7 @@ final class HTTP2TransportTests: XCTestCase {
     func testBadProxyVariableIsAClearError() {
         XCTAssertThrowsError(try HTTP2Transport(environment: ["https_proxy": "socks5://proxy:1080"])) { error in
             XCTAssertEqual((error as? APNsTransportError)?.kind, .notSent, "\(error)")
-            XCTAssertEqual("\(error)".contains("https_proxy=socks5://proxy:1080: not an http:// proxy URL; set https_proxy to http://host:port"),
+            XCTAssertEqual("\(error)".contains("https_proxy=socks5://proxy:1080: not an http:// proxy URL; set https_proxy to http://[user:password@]host:port"),
                            true, "the message names the variable and the fix: \(error)")
         }
         XCTAssertThrowsError(try HTTP2ClientConfiguration.proxySettings(from: ["HTTPS_PROXY": "https://proxy:443"])) { error in
