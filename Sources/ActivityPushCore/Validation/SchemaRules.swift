@@ -169,7 +169,7 @@ struct ShapeJudge {
             judgeCustomDate(node, encoding, decoding)
         case .url:
             guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
-            if s.isEmpty || URL(string: s) == nil {
+            if !Self.decodesAsURL(s) {
                 add(.typeMismatch, path, node.position, "the app's type declares this as a URL but \"\(s)\" does not parse as one; decoding fails",
                     fix: "send an absolute URL string such as \"https://example.com/…\" (percent-encode spaces)")
             }
@@ -246,10 +246,20 @@ struct ShapeJudge {
         }
     }
 
+    /// A string `JSONDecoder` decodes as a `URL` (`URL(string:)`, empty refused).
+    static func decodesAsURL(_ text: String) -> Bool { !text.isEmpty && URL(string: text) != nil }
+
+    /// A `Date` number (seconds since 2001) no date rule below names: finite, at most 1e15 in magnitude, not
+    /// milliseconds (below 1e11), not UNIX seconds (outside ``unixRange``).
+    static func isQuietReferenceDate(_ v: Double) -> Bool {
+        v.isFinite && abs(v) <= 1e15 && v < 1.0e11 && !unixRange.contains(v)
+    }
+
     private mutating func judgeDate(_ node: JSONNode) {
         switch node.value {
         case .number(let n):
             let v = n.doubleValue
+            if Self.isQuietReferenceDate(v) { return }
             if !v.isFinite || abs(v) > 1e15 {
                 add(.typeMismatch, path, node.position,
                     "the app's type declares this as a Date (seconds since 2001-01-01); \(n.lexeme) is not a usable time",
