@@ -37,12 +37,20 @@ struct QuietPushScan {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let plan: QuietScanPlan
+    /// The plan's byte pool, nodes and properties, read without going through the arrays on every look.
+    private let pool: UnsafeBufferPointer<UInt8>
+    private let nodes: UnsafeBufferPointer<QuietScanPlan.Node>
+    private let properties: UnsafeBufferPointer<QuietScanPlan.Property>
     private var index = 0
     private var depth = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, plan: QuietScanPlan) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, plan: QuietScanPlan, pool: UnsafeBufferPointer<UInt8>,
+                 nodes: UnsafeBufferPointer<QuietScanPlan.Node>, properties: UnsafeBufferPointer<QuietScanPlan.Property>) {
         self.bytes = bytes
         self.plan = plan
+        self.pool = pool
+        self.nodes = nodes
+        self.properties = properties
     }
 
     /// The event of a body that draws no body finding (device-token push, not broadcast), or nil when not proved.
@@ -50,8 +58,14 @@ struct QuietPushScan {
     static func quietEvent(of body: [UInt8], plan: QuietScanPlan, now: Double?) -> LiveActivityEvent? {
         guard body.count <= APNsLimits.deviceBodyBytes else { return nil }
         return body.withUnsafeBufferPointer { buffer in
-            var scan = QuietPushScan(buffer, plan: plan)
-            return scan.document(now: now)
+            plan.pool.withUnsafeBufferPointer { pool in
+                plan.nodes.withUnsafeBufferPointer { nodes in
+                    plan.properties.withUnsafeBufferPointer { properties in
+                        var scan = QuietPushScan(buffer, plan: plan, pool: pool, nodes: nodes, properties: properties)
+                        return scan.document(now: now)
+                    }
+                }
+            }
         }
     }
 
@@ -60,6 +74,8 @@ struct QuietPushScan {
     /// Offsets of the `aps` values the scan judges after reading all of `aps` (the type is known only then).
     private struct APSValues {
         var seen: UInt32 = 0
+        /// content-state / attributes judged as soon as read (the type was already known).
+        var judged: UInt32 = 0
         var timestamp: Int64 = 0
         var staleDate: Int64 = 0
         var dismissalDate: Int64 = 0
@@ -126,11 +142,21 @@ struct QuietPushScan {
                 values.typeName = span
             case .contentState:
                 values.contentState = index
-                guard skipContainer() else { return nil }
+                if let type = knownType(values) {
+                    guard bytes[index] == UInt8(ascii: "{"), value(type.contentState) else { return nil }
+                    values.judged |= bit
+                } else {
+                    guard skipContainer() else { return nil }
+                }
                 values.contentStateEnd = index
             case .attributes:
                 values.attributes = index
-                guard skipContainer() else { return nil }
+                if let type = knownType(values) {
+                    guard bytes[index] == UInt8(ascii: "{"), value(type.attributes) else { return nil }
+                    values.judged |= bit
+                } else {
+                    guard skipContainer() else { return nil }
+                }
                 values.attributesEnd = index
             case .alert:
                 guard alert() else { return nil }
@@ -178,21 +204,26 @@ struct QuietPushScan {
             return nil
         }
         // The type: named exactly, or the only one.
-        let type: QuietScanPlan.AttributesType
-        if let name = values.typeName {
-            guard let named = plan.types.first(where: { equal(name, $0.name) }) else { return nil }
-            type = named
-        } else {
-            guard plan.types.count == 1 else { return nil }
-            type = plan.types[0]
+        // A value judged before the name was read was judged against the only type; a name must then be its.
+        guard let type = knownType(values) else { return nil }
+        let contentStateBit: UInt32 = 1 << UInt32(APSKey.contentState.rawValue)
+        let attributesBit: UInt32 = 1 << UInt32(APSKey.attributes.rawValue)
+        if values.judged & contentStateBit == 0 {
+            index = values.contentState
+            guard bytes[index] == UInt8(ascii: "{"), value(type.contentState), index == values.contentStateEnd else { return nil }
         }
-        index = values.contentState
-        guard bytes[index] == UInt8(ascii: "{"), value(type.contentState), index == values.contentStateEnd else { return nil }
-        if values.has(.attributes) {
+        if values.has(.attributes), values.judged & attributesBit == 0 {
             index = values.attributes
             guard bytes[index] == UInt8(ascii: "{"), value(type.attributes), index == values.attributesEnd else { return nil }
         }
         return event
+    }
+
+    /// The type content-state and attributes are judged against: the one `attributes-type` names exactly, or,
+    /// before or without a name, the schema's only type (a name read later must then be that type's).
+    private func knownType(_ values: APSValues) -> QuietScanPlan.AttributesType? {
+        if let name = values.typeName { return plan.types.first(where: { equal(name, $0.name) }) }
+        return plan.types.count == 1 ? plan.types[0] : nil
     }
 
     /// `aps.alert`: an object of known alert keys, each once, with `title` and `body` strings holding text (not
@@ -233,10 +264,19 @@ struct QuietPushScan {
     }
 
     /// Whether an alert string is not blank as `checkAlert` judges it: a printable ASCII byte outside an escape
-    /// settles it; otherwise the string is built and judged by the rule's own predicate.
+    /// settles it; a string without escapes is otherwise built and judged by the rule's own predicate.
     private func hasText(_ text: StringSpan) -> Bool {
-        if text.hasText { return true }
-        guard text.noEscape else { return false }  // escapes with no plain text: the full check decides
+        var offset = text.start
+        while offset < text.start + text.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\\") {
+                offset += bytes[offset + 1] == UInt8(ascii: "u") ? 6 : 2
+                continue
+            }
+            if byte > 0x20, byte < 0x7F { return true }
+            offset += 1
+        }
+        guard text.noEscape else { return false }  // escapes and no plain text: the full check decides
         let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[text.start..<text.start + text.count]), as: UTF8.self)
         return !PushCheck.isBlank(string)
     }
@@ -246,7 +286,7 @@ struct QuietPushScan {
     /// One value against `nodes[node]`; on success `index` is past it.
     private mutating func value(_ nodeIndex: Int) -> Bool {
         guard index < bytes.count else { return false }
-        switch plan.nodes[nodeIndex] {
+        switch nodes[nodeIndex] {
         case .unsure:
             return false
         case .bool:
@@ -308,7 +348,7 @@ struct QuietPushScan {
                 var found = -1
                 for step in 0..<object.count {
                     let candidate = next + step < object.count ? next + step : next + step - object.count
-                    if equal(key, plan.properties[object.first + candidate].key) {
+                    if equal(key, properties[object.first + candidate].key) {
                         found = candidate
                         break
                     }
@@ -321,7 +361,7 @@ struct QuietPushScan {
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
-                guard value(plan.properties[object.first + found].node) else { return false }
+                guard value(properties[object.first + found].node) else { return false }
                 skipWhitespace()
                 if take(UInt8(ascii: ",")) { continue members }
                 guard take(UInt8(ascii: "}")) else { return false }
@@ -370,10 +410,8 @@ struct QuietPushScan {
 
     private func equal(_ span: (start: Int, count: Int), _ expected: QuietScanPlan.Bytes) -> Bool {
         guard span.count == expected.count else { return false }
-        return plan.pool.withUnsafeBufferPointer { pool in
-            JSONKeyTable.equal(UnsafeBufferPointer(rebasing: bytes[span.start..<span.start + span.count]),
-                               UnsafeBufferPointer(rebasing: pool[expected.start..<expected.start + expected.count]))
-        }
+        return JSONKeyTable.equal(UnsafeBufferPointer(rebasing: bytes[span.start..<span.start + span.count]),
+                                  UnsafeBufferPointer(rebasing: pool[expected.start..<expected.start + expected.count]))
     }
 
     /// A key of printable ASCII without escapes (what the plan's keys are; anything else is not proved).
@@ -385,16 +423,9 @@ struct QuietPushScan {
     private mutating func plainString() -> (start: Int, count: Int)? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return (start, index - 1 - start)
-            }
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-            index += 1
-        }
-        return nil
+        index = JSONPlainBytes.endOfPlainRun(bytes, from: index)
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        return (start, index - 1 - start)
     }
 
     /// A string as the reader checks it: valid UTF-8, no raw control character, valid escapes (`\uXXXX` surrogates
@@ -404,36 +435,28 @@ struct QuietPushScan {
         let count: Int
         /// No backslash in it: the bytes are the text.
         let noEscape: Bool
-        /// A printable ASCII byte (not a backslash) outside any escape.
-        let hasText: Bool
     }
 
     private mutating func stringValue() -> StringSpan? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         var noEscape = true
-        var hasText = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
+        while true {
+            index = JSONPlainBytes.endOfPlainRun(bytes, from: index)
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
             case UInt8(ascii: "\""):
                 index += 1
-                return StringSpan(start: start, count: index - 1 - start, noEscape: noEscape, hasText: hasText)
+                return StringSpan(start: start, count: index - 1 - start, noEscape: noEscape)
             case UInt8(ascii: "\\"):
                 noEscape = false
                 guard escape() else { return nil }
-            case 0x21...0x7F:
-                hasText = hasText || byte != 0x7F
-                index += 1
-            case 0x20:
-                index += 1
             case 0x80...:
                 guard scalar() else { return nil }
             default:
                 return nil  // a raw control character
             }
         }
-        return nil
     }
 
     /// `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`, or `\uXXXX` (a high surrogate followed by an escaped low one).
