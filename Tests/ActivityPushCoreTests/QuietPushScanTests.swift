@@ -144,6 +144,42 @@ final class QuietPushScanTests: XCTestCase {
         }
     }
 
+    /// The URL shortcut accepts only what `URL(string:)` accepts (on a spread of spellings, plain and odd).
+    func testPlainWebURLShortcutAgreesWithFoundation() {
+        let pieces = ["https://", "http://", "ftp://", "https:/", "a", "example.com", "-", ".", "..", "/o/7Q2K-19F3", "/", "?q=1&r=2",
+                      "%20", " ", "#frag", ":443", "@", "[::1]", "é", "_", "~", "!$'()*+,;=", "//", "?", "\\"]
+        var accepted = 0
+        for first in pieces {
+            for second in pieces {
+                for third in pieces {
+                    let text = first + second + third
+                    let plain = Array(text.utf8).withUnsafeBufferPointer(ShapeJudge.isPlainWebURL)
+                    if plain {
+                        accepted += 1
+                        XCTAssertNotNil(URL(string: text), text)
+                    }
+                    XCTAssertEqual(ShapeJudge.decodesAsURL(text), !text.isEmpty && URL(string: text) != nil, text)
+                }
+            }
+        }
+        XCTAssertGreaterThan(accepted, 100)
+    }
+
+    /// The floating-point shortcut (no exponent, at most 38 characters) answers as parsing would.
+    func testFloatingShortcutAgreesWithParsing() {
+        let lexemes = ["0", "-0", "0.0", "0.42", "1", "-1.5", String(repeating: "9", count: 38), "-" + String(repeating: "9", count: 37),
+                       "0." + String(repeating: "0", count: 35) + "1", "65519", "65520", "3.4028235", "123456789.123456789"]
+        for lexeme in lexemes {
+            let number = JSONNumber(lexeme: lexeme)
+            for name in ["Double", "Float", "Float32", "CGFloat", "TimeInterval"] {
+                let value = ["Float", "Float32"].contains(name) ? Float(lexeme).map(Double.init) : Double(lexeme)
+                let nonZero = lexeme.contains(where: { ("1"..."9").contains($0) })
+                let expected = value.map { $0.isFinite && !($0 == 0 && nonZero) } ?? false
+                XCTAssertEqual(DecodedNumber.floatingFits(number, name: name), expected, "\(lexeme) as \(name)")
+            }
+        }
+    }
+
     /// Each object member dropped, renamed, doubled; a key added to each object; each value (and array element)
     /// replaced by each of `replacements`; each array element dropped.
     static func mutations(of value: JSONValue, _ replacements: [JSONValue]) -> [JSONValue] {

@@ -295,20 +295,28 @@ struct QuietPushScan {
             return stringValue() != nil
         case .integer(let kindIndex):
             guard let lexeme = number() else { return false }
+            if let (magnitude, negative) = plainInteger(lexeme) {
+                return DecodedNumber.plainInteger(magnitude: magnitude, negative: negative, fits: plan.integerKinds[kindIndex])
+            }
             return DecodedNumber.integer(JSONNumber(lexeme: text(lexeme.start, lexeme.count)), fits: plan.integerKinds[kindIndex]) == .fits
         case .floating(let nameIndex):
             guard let lexeme = number() else { return false }
             return DecodedNumber.floatingFits(JSONNumber(lexeme: text(lexeme.start, lexeme.count)), name: plan.floatingNames[nameIndex])
         case .date:
             guard let lexeme = number() else { return false }
+            // A plain integer below 2^53 is exactly the Double the full check parses from its text.
+            if let (magnitude, negative) = plainInteger(lexeme), magnitude < 1 << 53 {
+                let seconds = Double(magnitude)
+                return ShapeJudge.isQuietReferenceDate(negative ? -seconds : seconds)
+            }
             let seconds = JSONNumber(lexeme: text(lexeme.start, lexeme.count)).doubleValue
             return ShapeJudge.isQuietReferenceDate(seconds)
         case .url:
             guard let span = plainString() else { return false }
-            return ShapeJudge.decodesAsURL(text(span.start, span.count))
+            return ShapeJudge.decodesAsURL(UnsafeBufferPointer(rebasing: bytes[span.start..<span.start + span.count]))
         case .uuid:
             guard let span = plainString() else { return false }
-            return UUIDText.isValid(text(span.start, span.count))
+            return UUIDText.isValid(UnsafeBufferPointer(rebasing: bytes[span.start..<span.start + span.count]))
         case .stringEnum(let enumIndex):
             guard let span = plainString() else { return false }
             let enumeration = plan.enumerations[enumIndex]
@@ -550,6 +558,20 @@ struct QuietPushScan {
         let start = index
         while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
         return index > start
+    }
+
+    /// A lexeme without fraction or exponent, of at most 18 digits: its magnitude and sign.
+    private func plainInteger(_ lexeme: (start: Int, count: Int)) -> (UInt64, Bool)? {
+        let negative = bytes[lexeme.start] == UInt8(ascii: "-")
+        let first = negative ? lexeme.start + 1 : lexeme.start
+        guard lexeme.start + lexeme.count - first <= 18 else { return nil }
+        var magnitude: UInt64 = 0
+        for offset in first..<lexeme.start + lexeme.count {
+            let byte = bytes[offset]
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            magnitude = magnitude * 10 + UInt64(byte - 0x30)
+        }
+        return (magnitude, negative)
     }
 
     /// A non-negative integer without fraction or exponent, of at most 15 digits (exact as a Double).

@@ -247,7 +247,55 @@ struct ShapeJudge {
     }
 
     /// A string `JSONDecoder` decodes as a `URL` (`URL(string:)`, empty refused).
-    static func decodesAsURL(_ text: String) -> Bool { !text.isEmpty && URL(string: text) != nil }
+    static func decodesAsURL(_ text: String) -> Bool {
+        if let plain = text.utf8.withContiguousStorageIfAvailable(isPlainWebURL), plain { return true }
+        return !text.isEmpty && URL(string: text) != nil
+    }
+
+    /// ``decodesAsURL(_:)`` on UTF-8 bytes, building the string only when the shortcut does not settle it.
+    static func decodesAsURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        isPlainWebURL(bytes) || decodesAsURL(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// `http(s)://host/path?query` in RFC 3986 unreserved characters, sub-delimiters, `:` `@` `/` `?` (host:
+    /// letters, digits, `-`, `.`; no port, no `%`, no fragment): a spelling `URL(string:)` always accepts, judged
+    /// without Foundation's parser (the slowest step of a check that has a URL). Anything else goes to the parser.
+    static func isPlainWebURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        for byte in "http".utf8 {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "s") { index += 1 }
+        for byte in "://".utf8 {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+        }
+        let hostStart = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") {
+            switch bytes[index] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."):
+                index += 1
+            default:
+                return false
+            }
+        }
+        guard index > hostStart else { return false }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+                 UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+                 UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"),
+                 UInt8(ascii: "?"):
+                index += 1
+            default:
+                return false
+            }
+        }
+        return true
+    }
 
     /// A `Date` number (seconds since 2001) no date rule below names: finite, at most 1e15 in magnitude, not
     /// milliseconds (below 1e11), not UNIX seconds (outside ``unixRange``).
