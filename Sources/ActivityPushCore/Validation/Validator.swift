@@ -20,8 +20,8 @@ public struct Validator: Sendable {
     private(set) var expectedStrings: JSONKeyTable
     /// The schema compiled for ``QuietPushScan`` (nil without a schema): built once, not per check.
     private(set) var quietPlan: QuietScanPlan?
-    /// For tests: false judges every push with the full check (the results must not change).
-    var usesQuietScan = true
+    /// For tests and `bench validate`: false judges every push with the full check (the results must not change).
+    package var usesQuietScan = true
 
     /// A validator, with the app's schema when known.
     public init(schema: ActivitySchema? = nil, strict: Bool = false) {
