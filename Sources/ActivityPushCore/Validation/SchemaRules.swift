@@ -478,8 +478,25 @@ struct ShapeJudge {
                 }
                 descend(m.key) { $0.judge(m.value, value, region: region) }
             }
+        case .enumeration(let e) where e.rawType == .string || e.rawType.map({ if case .integer = $0 { return true } else { return false } }) == true:
+            // A CodingKeyRepresentable enum (the reader models no other enum key): a JSON object whose keys are
+            // raw values; any other key fails ("Could not convert key to type …", checked with JSONDecoder).
+            guard let members = node.value.members else { return mismatch(node, path, "a dictionary keyed by \(e.name) (a JSON object)") }
+            let raws = e.cases.compactMap(\.rawValue)
+            for m in members {
+                let isCase = e.rawType == .string ? raws.contains(m.key)
+                    : Int64(m.key).map { key in raws.contains { Int64($0) == key } } ?? false
+                if !isCase {
+                    add(.enumValueInvalid, path + "." + m.key, m.keyPosition,
+                        "this dictionary is keyed by \(e.name); \"\(m.key)\" is not one of its raw values (\(raws.joined(separator: ", "))), so decoding fails",
+                        fix: raws.first(where: { $0.lowercased() == m.key.lowercased() }).map { "write \"\($0)\"" }
+                            ?? "use one of \(raws.map { "\"\($0)\"" }.joined(separator: ", ")) as the key")
+                    continue
+                }
+                descend(m.key) { $0.judge(m.value, value, region: region) }
+            }
         default:
-            return  // other key types encode as arrays of alternating keys and values; not judged
+            return  // other key types encode as arrays of alternating keys and values; the reader leaves them unresolved
         }
     }
 
