@@ -513,11 +513,15 @@ struct ShapeJudge {
                 descend(key) { $0.judge(members[memberIndex].value, shape, region: region) }
             } else if s.properties[propertyIndex].isRequired, !s.conditionalKeys.contains(key) {
                 let p = s.properties[propertyIndex]
+                // A near spelling, or the Swift name itself where CodingKeys rename the key.
                 let near = members.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(p.key) })
+                    ?? members.first(where: { p.name != p.key && $0.key == p.name })
+                // Where CodingKeys rename the key, say so: the Swift name and the JSON key differ.
+                let renaming = p.name != p.key ? "CodingKeys encode \(p.name) as \"\(p.key)\"; " : ""
                 add(.missingRequiredKey, path + "." + p.key, node.position,
                     "\(path) has no \"\(p.key)\" (\(s.name).\(p.name): \(p.typeName)); synthesized Decodable needs it, so decoding fails and the push is dropped",
-                    fix: near.map { "rename \"\($0.key)\" to \"\(p.key)\" (keys must match exactly; no snake_case conversion)" }
-                        ?? "send \"\(p.key)\" (\(p.typeName)), or make \(p.name) Optional in the app")
+                    fix: near.map { "rename \"\($0.key)\" to \"\(p.key)\" (\(renaming)keys must match exactly; no snake_case conversion)" }
+                        ?? "send \"\(p.key)\" (\(p.typeName)\(p.name != p.key ? ", the JSON key of \(p.name)" : "")), or make \(p.name) Optional in the app")
             }
         }
         for memberIndex in members.indices
@@ -525,7 +529,8 @@ struct ShapeJudge {
             let m = members[memberIndex]
             let keyPath = path + "." + m.key
             let near = s.properties.first(where: { p in
-                LiveActivityKeys.fold(p.key) == LiveActivityKeys.fold(m.key) && !members.contains(where: { $0.key == p.key })
+                (LiveActivityKeys.fold(p.key) == LiveActivityKeys.fold(m.key) || (p.name != p.key && p.name == m.key))
+                    && !members.contains(where: { $0.key == p.key })
             })
             switch region {
             case .attributes(let contentStateShape):
@@ -613,9 +618,11 @@ struct ShapeJudge {
                         : "send {\"\(m.key)\": {\(c.associatedValues.map { "\"\($0.key)\": …" }.joined(separator: ", "))}}")
                 return
             }
+            // Each associated value as a property named by its Swift label and read under its JSON key.
             let fields = StructShape(name: "\(e.name).\(c.name)",
-                                     properties: c.associatedValues.map {
-                                         StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: $0.shape.swiftSpelling)
+                                     properties: c.associatedValues.enumerated().map { index, value in
+                                         StoredProperty(name: index < c.associatedValueLabels.count ? c.associatedValueLabels[index] : value.key,
+                                                        key: value.key, shape: value.shape, typeName: value.shape.swiftSpelling)
                                      })
             descend(m.key) { $0.judgeObject(m.value, fields, region: region) }
         }
