@@ -352,13 +352,19 @@ struct QuietPushScan {
             var next = 0
             members: while true {
                 skipWhitespace()
-                guard let key = plainKey(), object.count > 0 else { return false }
+                guard object.count > 0 else { return false }
                 var found = -1
-                for step in 0..<object.count {
-                    let candidate = next + step < object.count ? next + step : next + step - object.count
-                    if equal(key, properties[object.first + candidate].key) {
-                        found = candidate
-                        break
+                // Keys usually come in declaration order: the expected key is matched in place first.
+                if takeKey(properties[object.first + next].key) {
+                    found = next
+                } else {
+                    guard let key = plainKey() else { return false }
+                    for step in 1..<max(object.count, 1) {
+                        let candidate = next + step < object.count ? next + step : next + step - object.count
+                        if equal(key, properties[object.first + candidate].key) {
+                            found = candidate
+                            break
+                        }
                     }
                 }
                 guard found >= 0 else { return false }
@@ -418,8 +424,36 @@ struct QuietPushScan {
 
     private func equal(_ span: (start: Int, count: Int), _ expected: QuietScanPlan.Bytes) -> Bool {
         guard span.count == expected.count else { return false }
-        return JSONKeyTable.equal(UnsafeBufferPointer(rebasing: bytes[span.start..<span.start + span.count]),
-                                  UnsafeBufferPointer(rebasing: pool[expected.start..<expected.start + expected.count]))
+        return sameBytes(at: span.start, expected)
+    }
+
+    /// Whether the input from `start` holds `expected`'s bytes (the caller has checked they fit), eight at a time.
+    @inline(__always)
+    private func sameBytes(at start: Int, _ expected: QuietScanPlan.Bytes) -> Bool {
+        let input = UnsafeRawPointer(bytes.baseAddress! + start)
+        let known = UnsafeRawPointer(pool.baseAddress! + expected.start)
+        var offset = 0
+        while offset + 8 <= expected.count {
+            if input.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != known.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset += 8
+        }
+        while offset < expected.count {
+            if input.load(fromByteOffset: offset, as: UInt8.self) != known.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Reads the string key `expected` in place (its quotes included) when the input holds exactly it; the plan's
+    /// keys are printable ASCII without quote or backslash, so equal bytes and a closing quote are that key.
+    private mutating func takeKey(_ expected: QuietScanPlan.Bytes) -> Bool {
+        let close = index + 1 + expected.count
+        guard close < bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[close] == UInt8(ascii: "\""),
+              sameBytes(at: index + 1, expected) else { return false }
+        index = close + 1
+        return true
     }
 
     /// A key of printable ASCII without escapes (what the plan's keys are; anything else is not proved).
