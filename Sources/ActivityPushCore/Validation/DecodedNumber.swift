@@ -41,7 +41,12 @@ enum DecodedNumber {
     /// A plain integer lexeme (no fraction, no exponent) of this magnitude and sign: read exactly, it must lie in
     /// the type's range (`-0` fits every type).
     static func plainInteger(magnitude: UInt64, negative: Bool, fits kind: IntegerKind) -> Bool {
-        magnitude == 0 || magnitude <= (negative ? UInt64(bitPattern: 0 &- kind.min) : kind.maxUnsigned)
+        plainInteger(magnitude: magnitude, negative: negative, min: kind.min, maxUnsigned: kind.maxUnsigned)
+    }
+
+    /// ``plainInteger(magnitude:negative:fits:)`` for a kind given by its bounds.
+    static func plainInteger(magnitude: UInt64, negative: Bool, min: Int64, maxUnsigned: UInt64) -> Bool {
+        magnitude == 0 || magnitude <= (negative ? UInt64(bitPattern: 0 &- min) : maxUnsigned)
     }
 
     private static func readVerdict(_ number: JSONNumber, as kind: IntegerKind) -> (verdict: IntegerVerdict, magnitude: UInt64?) {

@@ -18,6 +18,10 @@ struct QuietPushScan {
         case timestamp, event, contentState, attributesType, attributes, alert, staleDate, dismissalDate,
              relevanceScore, inputPushToken, inputPushChannel
 
+        /// The keys `start-only-key` names on update and end, as bits of ``APSValues/seen``.
+        static let startOnlyMask: UInt32 = [APSKey.attributesType, .attributes, .inputPushToken, .inputPushChannel]
+            .reduce(0) { $0 | 1 << UInt32($1.rawValue) }
+
         var name: String {
             switch self {
             case .timestamp: return LiveActivityKeys.timestamp
@@ -135,8 +139,8 @@ struct QuietPushScan {
                 values.dismissalDate = seconds
             case .event:
                 guard let span = plainString() else { return nil }
-                guard let known = plan.events.first(where: { equal(span, $0.bytes) }) else { return nil }
-                values.event = known.event
+                guard let known = plan.eventBytes.firstIndex(where: { equal(span, $0) }) else { return nil }
+                values.event = plan.events[known]
             case .attributesType:
                 guard let span = plainString() else { return nil }
                 values.typeName = span
@@ -197,10 +201,9 @@ struct QuietPushScan {
             if let now, dismissal < now { return nil }
         }
         // Start keys and the alert.
-        let startOnly: [APSKey] = [.attributesType, .attributes, .inputPushToken, .inputPushChannel]
         if event == .start {
             guard values.has(.attributesType), values.has(.attributes), values.alertIsUsable else { return nil }
-        } else if startOnly.contains(where: values.has) {
+        } else if values.seen & APSKey.startOnlyMask != 0 {
             return nil
         }
         // The type: named exactly, or the only one.
@@ -243,8 +246,7 @@ struct QuietPushScan {
             skipWhitespace()
             guard take(UInt8(ascii: ":")) else { return false }
             skipWhitespace()
-            let key = ExpectedStrings.alertKeys[keyIndex]
-            if key == "title" || key == "body" {
+            if bit == plan.alertTitleBit || bit == plan.alertBodyBit {
                 guard let text = stringValue(), hasText(text) else { return false }
             } else {
                 guard index < bytes.count else { return false }
@@ -257,9 +259,7 @@ struct QuietPushScan {
             skipWhitespace()
             if take(UInt8(ascii: ",")) { continue }
             guard take(UInt8(ascii: "}")) else { return false }
-            let title: UInt32 = 1 << UInt32(ExpectedStrings.alertKeys.firstIndex(of: "title")!)
-            let body: UInt32 = 1 << UInt32(ExpectedStrings.alertKeys.firstIndex(of: "body")!)
-            return seen & title != 0 && seen & body != 0
+            return seen & plan.alertTitleBit != 0 && seen & plan.alertBodyBit != 0
         }
     }
 
@@ -296,7 +296,8 @@ struct QuietPushScan {
         case .integer(let kindIndex):
             guard let lexeme = number() else { return false }
             if let (magnitude, negative) = plainInteger(lexeme) {
-                return DecodedNumber.plainInteger(magnitude: magnitude, negative: negative, fits: plan.integerKinds[kindIndex])
+                let bounds = plan.integerBounds[kindIndex]
+                return DecodedNumber.plainInteger(magnitude: magnitude, negative: negative, min: bounds.min, maxUnsigned: bounds.maxUnsigned)
             }
             return DecodedNumber.integer(JSONNumber(lexeme: text(lexeme.start, lexeme.count)), fits: plan.integerKinds[kindIndex]) == .fits
         case .floating(let nameIndex):

@@ -68,6 +68,8 @@ final class QuietScanPlan: Sendable {
     let rawValues: [Bytes]
     let enumerations: [Enumeration]
     let integerKinds: [IntegerKind]
+    /// Each integer kind's bounds, as plain values (`integerKinds` holds names too, which cost a retain to read).
+    let integerBounds: [(min: Int64, maxUnsigned: UInt64)]
     let floatingNames: [String]
     let types: [AttributesType]
     /// The `aps` keys, in ``QuietPushScan/APSKey`` order, and the alert keys the scan reads.
@@ -75,7 +77,11 @@ final class QuietScanPlan: Sendable {
     /// `aps`, the root's one key.
     let apsRoot: Bytes
     let alertKeys: [Bytes]
-    let events: [(bytes: Bytes, event: LiveActivityEvent)]
+    let eventBytes: [Bytes]
+    let events: [LiveActivityEvent]
+    /// The bits of `title` and `body` among `alertKeys`.
+    let alertTitleBit: UInt32
+    let alertBodyBit: UInt32
 
     /// Shapes deeper than this are left to the full check (shapes are trees; this only bounds a pathological one).
     static let maxShapeDepth = 32
@@ -92,7 +98,10 @@ final class QuietScanPlan: Sendable {
         apsKeys = QuietPushScan.APSKey.allCases.map { builder.bytes($0.name) }
         apsRoot = builder.bytes("aps")
         alertKeys = ExpectedStrings.alertKeys.map { builder.bytes($0) }
-        events = LiveActivityEvent.known.map { (builder.bytes($0.rawValue), $0) }
+        events = LiveActivityEvent.known
+        eventBytes = events.map { builder.bytes($0.rawValue) }
+        alertTitleBit = 1 << UInt32(ExpectedStrings.alertKeys.firstIndex(of: "title")!)
+        alertBodyBit = 1 << UInt32(ExpectedStrings.alertKeys.firstIndex(of: "body")!)
         pool = builder.pool
         nodes = builder.nodes
         properties = builder.properties
@@ -100,6 +109,7 @@ final class QuietScanPlan: Sendable {
         rawValues = builder.rawValues
         enumerations = builder.enumerations
         integerKinds = builder.integerKinds
+        integerBounds = builder.integerKinds.map { ($0.min, $0.maxUnsigned) }
         floatingNames = builder.floatingNames
     }
 
