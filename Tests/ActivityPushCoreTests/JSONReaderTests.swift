@@ -36,6 +36,8 @@ final class JSONReaderTests: XCTestCase {
         let bad: [(String, Int, Int, String)] = [
             ("{\"a\": 1,}", 1, 9, "trailing comma"),
             ("[1, 2,]", 1, 7, "trailing comma"),
+            ("{\"aps\": }", 1, 9, "give the key a value"),
+            ("{\"aps\":\n}", 2, 1, "give the key a value"),
             ("{\"a\": NaN}", 1, 7, "NaN"),
             ("{\"a\": Infinity}", 1, 7, "Infinity"),
             ("{\"a\": -Infinity}", 1, 8, "Infinity"),

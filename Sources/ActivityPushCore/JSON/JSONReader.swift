@@ -192,7 +192,20 @@ private struct Parser: ~Copyable {
         case UInt8(ascii: "/"): try fail("comments are not allowed in JSON (RFC 8259); remove them")
         case UInt8(ascii: "+"): try fail("a JSON number may not start with '+'; remove it")
         case UInt8(ascii: "."): try fail("a JSON number needs a digit before '.' (write 0.5, not .5)")
-        case UInt8(ascii: "]"), UInt8(ascii: "}"): try fail("expected a value before \(describe(bytes[index])); remove the trailing comma")
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            // What came before the closer says the fix: a comma (trailing comma) or a colon (a key without a value).
+            var before = index - 1
+            while before >= 0, bytes[before] == 0x20 || bytes[before] == 0x0A || bytes[before] == 0x0D || bytes[before] == 0x09 {
+                before -= 1
+            }
+            let previous: UInt8? = before >= 0 ? bytes[before] : nil
+            if previous == UInt8(ascii: ",") {
+                try fail("expected a value before \(describe(bytes[index])); remove the trailing comma")
+            } else if previous == UInt8(ascii: ":") {
+                try fail("expected a value before \(describe(bytes[index])); give the key a value (or remove the key)")
+            } else {
+                try fail("expected a value before \(describe(bytes[index]))")
+            }
         default: try fail("expected a JSON value, found \(describe(bytes[index]))")
         }
     }
