@@ -75,6 +75,8 @@ for x in d["devices"]: print("  device", x["deviceID"], x["state"], "push-to-sta
 for p in d["pushes"]: print("  push", p["pushID"], p["event"].ljust(6), "→", p["deviceID"], p["target"], p["queueState"], p["status"], "priority", p["priority"])
 for n in d["journal"]: print("  ·", (n["deviceID"] or "") + ":", n["note"])'
 
+echo "(the same timeline as a page: $SERVE/activities/game-42)"
+
 step "The mock's journal: what each device did"
 curl -s --http2 --cacert "$CA" "$MOCK/_mock/journal" | python3 -c '
 import json, sys, collections

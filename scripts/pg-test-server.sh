@@ -6,6 +6,10 @@
 #   scripts/pg-test-server.sh stop DIR    # fast shutdown, then DIR can be deleted
 #   scripts/pg-test-server.sh restart DIR # start a stopped server again, same data and port (outage tests)
 #
+# With PG_TEST_OWNER_PID=PID, `start` also leaves a watchdog that stops the server and deletes DIR once that
+# process is gone, so a test run that is killed (timeout, crash, ^C) leaves no server behind; its atexit
+# cleanup only runs on a normal exit.
+#
 # PostgreSQL refuses to run as root, so when run as root the server runs as the `postgres` user (or `nobody`)
 # via runuser. Binaries: $PG_BIN, else the newest /usr/lib/postgresql/*/bin (Debian's postgresql package).
 set -euo pipefail
@@ -40,6 +44,11 @@ start)
     -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c max_connections=50" \
     start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
   echo "$port" > "$dir/port"
+  if [ -n "${PG_TEST_OWNER_PID:-}" ]; then
+    owner=$PG_TEST_OWNER_PID self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+    setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done
+      [ -d "$2/data" ] && "$0" stop "$2"; rm -rf "$2"' "$self" "$owner" "$dir" </dev/null >/dev/null 2>&1 &
+  fi
   echo "postgres://postgres@127.0.0.1:$port/postgres"
   ;;
 restart)

@@ -50,6 +50,8 @@ public struct HTTP2TransportConfiguration: Sendable, Hashable {
 }
 
 package typealias HTTP2Request = ActivityPushHTTP2.HTTP2Request
+package typealias HTTP2Origin = ActivityPushHTTP2.HTTP2Origin
+package typealias HTTP2ClientResult = ActivityPushHTTP2.HTTP2ClientResult
 package typealias HTTP2Header = ActivityPushHTTP2.HTTP2Header
 package typealias HTTP2Response = ActivityPushHTTP2.HTTP2Response
 /// Counters of the transport (every connection): streams opened, refused, may-have-been-processed, connections
@@ -71,9 +73,10 @@ package final class HTTP2Transport: Sendable {
                  environment: [String: String] = ProcessInfo.processInfo.environment) throws(APNsTransportError) {
         self.configuration = configuration
         do {
-            let (proxy, noProxy) = try HTTP2ClientConfiguration.proxySettings(from: environment)
+            let (proxy, noProxy, authorization) = try HTTP2ClientConfiguration.proxySettings(from: environment)
             client = try HTTP2Client(configuration: HTTP2ClientConfiguration(
-                policy: configuration.policy, caFile: configuration.caFile, proxy: proxy, noProxy: noProxy))
+                policy: configuration.policy, caFile: configuration.caFile, proxy: proxy, noProxy: noProxy,
+                proxyAuthorization: authorization))
         } catch {
             throw APNsTransportError(kind: .notSent, message: error.message, attempts: 0)
         }
@@ -87,6 +90,12 @@ package final class HTTP2Transport: Sendable {
     /// Queues one request; `completion` runs exactly once, on the loop thread (keep it short).
     package func submit(_ request: HTTP2Request, completion: @escaping @Sendable (HTTP2Result) -> Void) {
         client.submit(request) { completion($0.mapError(APNsTransportError.init(_:))) }
+    }
+
+    /// Queues one request and hands `completion` the HTTP/2 client's own result (one closure per request, no
+    /// mapping layer: for callers that map the result themselves, like ``APNsClient/submit(_:deviceToken:completion:)``).
+    package func submitUnmapped(_ request: HTTP2Request, completion: @escaping @Sendable (HTTP2ClientResult) -> Void) {
+        client.submit(request, completion: completion)
     }
 
     package var statistics: HTTP2TransportStatistics { client.counters }

@@ -2,19 +2,6 @@ import COpenSSL
 import Foundation
 import Synchronization
 
-/// Why a provider token could not be made.
-///
-/// Thrown while loading the `.p8` key (bad file, not PEM PKCS#8, not P-256, bad key or team id) and, in
-/// practice never, while signing.
-public struct ProviderTokenError: Error, Sendable, CustomStringConvertible {
-    /// What failed, naming the file or the field and the fix; never contains key bytes.
-    public var message: String
-    /// Makes an error with the given ``message``.
-    public init(_ message: String) { self.message = message }
-    /// The ``message``.
-    public var description: String { message }
-}
-
 /// An APNs provider token (JWT, ES256) signed with the team's `.p8` key, cached and refreshed.
 ///
 /// Header `{"alg":"ES256","kid":<Key ID>}`, claims `{"iss":<Team ID>,"iat":<UNIX seconds>}`, signature the raw
@@ -50,7 +37,8 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
     public convenience init(keyFile path: String, keyID: String, teamID: String, refreshAfterSeconds: Double = 3000,
                             clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProviderTokenError("\(path): cannot read the key file (does it exist, is it readable?)")
+            throw ProviderTokenError(.unreadableKeyFile, source: path, "cannot read the key file",
+                                     fix: "check that it exists and that this user may read it")
         }
         var warning: String?
         if let attrs = try? FileManager.default.attributesOfItem(atPath: path),
@@ -77,14 +65,17 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
     private init(pem: [UInt8], source: String, keyID: String, teamID: String, refreshAfterSeconds: Double,
                  clock: @escaping @Sendable () -> Double, warning: String?) throws {
         guard !keyID.isEmpty, keyID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw ProviderTokenError("key id '\(keyID)' must be the 10-character Key ID shown with the key (e.g. ABC123DEFG)")
+            throw ProviderTokenError(.badKeyID, field: "key-id", "key id '\(keyID)' is not a Key ID (letters and digits only)",
+                                     fix: "give the 10-character Key ID shown with the key (e.g. ABC123DEFG)")
         }
         guard !teamID.isEmpty, teamID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw ProviderTokenError("team id '\(teamID)' must be the 10-character Team ID (Membership details)")
+            throw ProviderTokenError(.badTeamID, field: "team-id", "team id '\(teamID)' is not a Team ID (letters and digits only)",
+                                     fix: "give the 10-character Team ID (Membership details)")
         }
         let text = String(decoding: pem, as: UTF8.self)
         guard text.contains("-----BEGIN PRIVATE KEY-----") else {
-            throw ProviderTokenError("\(source): not a PEM PKCS#8 private key (expected '-----BEGIN PRIVATE KEY-----' as in Apple's AuthKey_<KeyID>.p8)")
+            throw ProviderTokenError(.notPKCS8, source: source, "not a PEM PKCS#8 private key",
+                                     fix: "give Apple's AuthKey_<KeyID>.p8 as downloaded (it starts '-----BEGIN PRIVATE KEY-----')")
         }
         let pkey: OpaquePointer? = pem.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
@@ -92,10 +83,12 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
             return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
         }
         ERR_clear_error()
-        guard let pkey else { throw ProviderTokenError("\(source): the PEM private key cannot be parsed") }
+        guard let pkey else { throw ProviderTokenError(.unparsableKey, source: source, "the PEM private key cannot be parsed",
+                                                       fix: "download the .p8 key again from developer.apple.com") }
         guard EVP_PKEY_get_base_id(pkey) == EVP_PKEY_EC, EVP_PKEY_get_bits(pkey) == 256 else {
             EVP_PKEY_free(pkey)
-            throw ProviderTokenError("\(source): not an EC P-256 key; APNs tokens need the ES256 .p8 key from developer.apple.com")
+            throw ProviderTokenError(.notP256, source: source, "not an EC P-256 key",
+                                     fix: "APNs tokens need the ES256 .p8 key from developer.apple.com")
         }
         self.key = pkey
         self.keyID = keyID
@@ -157,24 +150,24 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
 
     /// ECDSA P-256 over SHA-256, returned as raw r‖s (32 + 32 bytes) as JWS requires (RFC 7518 §3.4).
     private func es256(_ message: [UInt8]) throws -> [UInt8] {
-        guard let ctx = EVP_MD_CTX_new() else { throw ProviderTokenError("OpenSSL: out of memory") }
+        guard let ctx = EVP_MD_CTX_new() else { throw ProviderTokenError(.signingFailed, "OpenSSL: out of memory") }
         defer { EVP_MD_CTX_free(ctx) }
         guard EVP_DigestSignInit(ctx, nil, EVP_sha256(), nil, key) == 1 else {
-            ERR_clear_error(); throw ProviderTokenError("OpenSSL: cannot start ES256 signing")
+            ERR_clear_error(); throw ProviderTokenError(.signingFailed, "OpenSSL: cannot start ES256 signing")
         }
         var derLen = 0
         guard EVP_DigestSign(ctx, nil, &derLen, message, message.count) == 1 else {
-            ERR_clear_error(); throw ProviderTokenError("OpenSSL: ES256 signing failed")
+            ERR_clear_error(); throw ProviderTokenError(.signingFailed, "OpenSSL: ES256 signing failed")
         }
         var der = [UInt8](repeating: 0, count: derLen)
         guard EVP_DigestSign(ctx, &der, &derLen, message, message.count) == 1 else {
-            ERR_clear_error(); throw ProviderTokenError("OpenSSL: ES256 signing failed")
+            ERR_clear_error(); throw ProviderTokenError(.signingFailed, "OpenSSL: ES256 signing failed")
         }
         let ecsig: OpaquePointer? = der.withUnsafeBufferPointer { buf in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
             return d2i_ECDSA_SIG(nil, &p, derLen)
         }
-        guard let ecsig else { throw ProviderTokenError("OpenSSL: cannot decode the ECDSA signature") }
+        guard let ecsig else { throw ProviderTokenError(.signingFailed, "OpenSSL: cannot decode the ECDSA signature") }
         defer { ECDSA_SIG_free(ecsig) }
         var r: OpaquePointer?
         var s: OpaquePointer?
@@ -183,7 +176,7 @@ public final class ProviderToken: @unchecked Sendable, CustomStringConvertible {
         let ok = raw.withUnsafeMutableBufferPointer { b -> Bool in
             BN_bn2binpad(r, b.baseAddress, 32) == 32 && BN_bn2binpad(s, b.baseAddress! + 32, 32) == 32
         }
-        guard ok else { throw ProviderTokenError("OpenSSL: ECDSA r or s does not fit 32 bytes") }
+        guard ok else { throw ProviderTokenError(.signingFailed, "OpenSSL: ECDSA r or s does not fit 32 bytes") }
         return raw
     }
 }

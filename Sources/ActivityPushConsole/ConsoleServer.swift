@@ -14,10 +14,12 @@ public final class ConsoleServer: Sendable {
     ///   `configuration.apiToken` is nil.
     public init(host: String = "127.0.0.1", port: Int, api: ConsoleAPI) throws(HTTPServerError) {
         guard HTTPServer.isNumeric(host) else {
-            throw HTTPServerError("--host '\(host)' is not a numeric IP address; use e.g. 127.0.0.1, ::1 or 0.0.0.0")
+            throw HTTPServerError.notNumeric(host: host)
         }
         if !HTTPServer.isLoopback(host), (api.configuration.apiToken ?? "").isEmpty {
-            throw HTTPServerError("--host \(host) is reachable from other machines: give an API token with --api-token-file PATH or env ACTIVITY_PUSH_API_TOKEN (every request must then send Authorization: Bearer TOKEN), or bind 127.0.0.1")
+            throw HTTPServerError(.needsAPIToken, option: "--api-token-file", host: host,
+                                  "--host \(host) is reachable from other machines",
+                                  fix: "give an API token with --api-token-file PATH or env ACTIVITY_PUSH_API_TOKEN (every request must then send Authorization: Bearer TOKEN), or bind 127.0.0.1")
         }
         self.api = api
         self.http = try HTTPServer(host: host, port: port, maxBodyBytes: api.configuration.maxBodyBytes) { request in

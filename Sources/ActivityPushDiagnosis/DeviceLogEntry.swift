@@ -24,8 +24,8 @@ public struct DeviceLogEntry: Sendable, Hashable {
     }
 }
 
-/// Why a log, a send journal or an audited folder could not be read: a ``Kind`` to branch on, the input it
-/// concerns, and a one-line reason naming the input and what to do.
+/// Why a log, a send journal or an audited folder could not be read: a ``Kind`` to branch on, the input (and
+/// line) it concerns, the reason and the fix, kept apart; ``description`` joins them as `reason; fix`.
 public struct DeviceLogError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, as a stable kebab-case name (an open set).
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -66,14 +66,20 @@ public struct DeviceLogError: Error, Sendable, Hashable, CustomStringConvertible
     public var input: String?
     /// 1-based line in ``input`` (journal lines).
     public var line: Int?
-    /// The reason as one line, naming the input and the fix.
-    public var description: String
+    /// What is wrong, naming the input (and line); without the fix.
+    public var reason: String
+    /// What to do (export the log as text, decompress it first, …), when there is something to do.
+    public var fix: String?
 
-    /// An error of `kind` about `input` (at `line`), with its one-line `description`.
-    public init(_ kind: Kind, input: String? = nil, line: Int? = nil, _ description: String) {
+    /// An error of `kind` about `input` (at `line`): its `reason` and, apart, its `fix`.
+    public init(_ kind: Kind, input: String? = nil, line: Int? = nil, _ reason: String, fix: String? = nil) {
         self.kind = kind
         self.input = input
         self.line = line
-        self.description = description
+        self.reason = reason
+        self.fix = fix
     }
+
+    /// `reason[; fix]`: one line naming the input and what to do.
+    public var description: String { reason + (fix.map { "; \($0)" } ?? "") }
 }

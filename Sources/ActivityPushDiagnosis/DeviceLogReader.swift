@@ -52,7 +52,7 @@ public struct DeviceLogReader {
                 throw DeviceLogError(.empty, input: name, "\(name): the log is empty")
             }
             let known = DeviceLogFormat.known.map { "\($0.format) (\($0.producedBy))" }.joined(separator: ", ")
-            throw DeviceLogError(.unknownFormat, input: name, "\(name): unknown log format (first line: \"\(Self.preview(sampleLines.first ?? []))\"); known formats: \(known)")
+            throw DeviceLogError(.unknownFormat, input: name, "\(name): unknown log format (first line: \"\(Self.preview(sampleLines.first ?? []))\")", fix: "capture it in one of the known formats: \(known)")
         }
         var pending: [UInt8]? = sample
         let next: () throws -> [UInt8]? = {
@@ -81,7 +81,7 @@ public struct DeviceLogReader {
                 throw DeviceLogError(.notFound, input: path, "\(path): no such file")
             }
             if isDir.boolValue {
-                throw DeviceLogError(.isDirectory, input: path, "\(path): is a directory; for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
+                throw DeviceLogError(.isDirectory, input: path, "\(path): is a directory", fix: "for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
             }
             guard let h = FileHandle(forReadingAtPath: path) else { throw DeviceLogError(.unreadable, input: path, "\(path): cannot be opened for reading") }
             handle = h
@@ -302,7 +302,7 @@ public struct DeviceLogReader {
             warn("the log ends before the closing ']' of the array (a capture cut short?)")
         }
         if good == 0, problems > 0 {
-            throw DeviceLogError(.noReadableElement, input: name, "\(name): no element of the json-style log could be read (\(problems) problem(s), see the warnings above); export it again with `log show --style json`")
+            throw DeviceLogError(.noReadableElement, input: name, "\(name): no element of the json-style log could be read (\(problems) problem(s), see the warnings above)", fix: "export it again with `log show --style json`")
         }
     }
 
@@ -470,13 +470,13 @@ public struct DeviceLogReader {
     /// Binary, compressed or non-UTF-8 input gets one clear line.
     static func rejectBinary(_ sample: [UInt8], name: String) throws {
         if sample.starts(with: [0x1f, 0x8b]) {
-            throw DeviceLogError(.compressed, input: name, "\(name): gzip-compressed; decompress it first (gunzip), or for a sysdiagnose tarball run `log show --archive system_logs.logarchive` on a Mac")
+            throw DeviceLogError(.compressed, input: name, "\(name): gzip-compressed", fix: "decompress it first (gunzip), or for a sysdiagnose tarball run `log show --archive system_logs.logarchive` on a Mac")
         }
         if sample.starts(with: [0x50, 0x4b, 0x03, 0x04]) || sample.starts(with: Array("bplist".utf8)) {
-            throw DeviceLogError(.binary, input: name, "\(name): binary file (zip / property list), not a text log; export the log as text (Console.app Copy, or `log show … > file`)")
+            throw DeviceLogError(.binary, input: name, "\(name): binary file (zip / property list), not a text log", fix: "export the log as text (Console.app Copy, or `log show … > file`)")
         }
         if let nul = sample.firstIndex(of: 0) {
-            throw DeviceLogError(.binary, input: name, "\(name): binary data (NUL byte at offset \(nul)), not a text log; for a .tracev3 or .logarchive run `log show --archive … > file` on a Mac")
+            throw DeviceLogError(.binary, input: name, "\(name): binary data (NUL byte at offset \(nul)), not a text log", fix: "for a .tracev3 or .logarchive run `log show --archive … > file` on a Mac")
         }
         // Invalid UTF-8 in the sample (ignoring a sequence cut at the sample's end).
         var probe = sample[...]
@@ -489,7 +489,7 @@ public struct DeviceLogReader {
             }
         }
         if String(bytes: probe, encoding: .utf8) == nil {
-            throw DeviceLogError(.notUTF8, input: name, "\(name): not UTF-8 text (binary data?); export the log as text first")
+            throw DeviceLogError(.notUTF8, input: name, "\(name): not UTF-8 text (binary data?)", fix: "export the log as text first")
         }
     }
 }

@@ -153,7 +153,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
         }
         if time > 100_000_000_000 { time /= 1000 } // milliseconds written by a JS writer
         guard time.isFinite, LogTimestamp.unixSecondsRange.contains(time) else {
-            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): time \(t!) is out of range (not finite, or beyond the years 1 to 9999); write UNIX seconds or ISO 8601")
+            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): time \(t!) is out of range (not finite, or beyond the years 1 to 9999)", fix: "write UNIX seconds or ISO 8601")
         }
         self.init(time: time)
         utcOffset = off

@@ -136,6 +136,21 @@ package final class HTTP2Session {
         return streamID > 0 ? streamID : nil
     }
 
+    /// Opens a stream with prebuilt name/value pairs (client role; nghttp2 copies them during the call); nil
+    /// `body` ends the stream with the HEADERS frame. Returns the new stream's id, or nil when nghttp2 refuses.
+    package func submitRequest(nameValues: UnsafeBufferPointer<nghttp2_nv>, body: [UInt8]?) -> Int32? {
+        guard let pointer else { return nil }
+        let streamID: Int32
+        if let body {
+            var provider = Self.bodyProvider()
+            streamID = nghttp2_submit_request(pointer, nil, nameValues.baseAddress, nameValues.count, &provider, nil)
+            if streamID > 0 { outgoingBodies[streamID] = OutgoingBody(body) }
+        } else {
+            streamID = nghttp2_submit_request(pointer, nil, nameValues.baseAddress, nameValues.count, nil, nil)
+        }
+        return streamID > 0 ? streamID : nil
+    }
+
     /// Queues GOAWAY with `lastStreamID` (streams above it are not processed) and optional debug data.
     package func submitGoaway(lastStreamID: Int32, errorCode: HTTP2ErrorCode, debugData: [UInt8] = []) {
         guard let pointer else { return }

@@ -99,8 +99,12 @@ package struct HTTP2Setting: Sendable, Equatable {
 package struct HTTP2Header: Sendable, Hashable {
     package var name: String
     package var value: String
-    package init(_ name: String, _ value: String) {
+    /// Sent as an HPACK literal never added to the dynamic table (RFC 7541 §6.2.3): for values unique to one
+    /// request (an `apns-id`), whose indexing would only evict the fields that repeat.
+    package var neverIndexed: Bool
+    package init(_ name: String, _ value: String, neverIndexed: Bool = false) {
         self.name = name
         self.value = value
+        self.neverIndexed = neverIndexed
     }
 }

@@ -47,13 +47,16 @@ public final class Outbox: Sendable {
         switch request.destination {
         case .broadcast(let channelID):
             guard targets.isEmpty || targets == [channelID] else {
-                throw QueueError("a broadcast push goes to its channel (\(channelID)); do not give device tokens")
+                throw QueueError("a broadcast push goes to its channel (\(channelID))", kind: .invalidInput,
+                                 fix: "do not give device tokens")
             }
             list = [channelID]
         case .device:
-            guard !targets.isEmpty else { throw QueueError("a device push needs at least one token (--token or --tokens-file)") }
+            guard !targets.isEmpty else { throw QueueError("a device push needs at least one token", kind: .invalidInput,
+                                                             fix: "give --token or --tokens-file") }
             for (i, t) in targets.enumerated() where !DeviceToken.isHex(t) {
-                throw QueueError("token \(i + 1) '\(DeviceToken.redacted(t))' is not a hex device token (even number of 0-9a-f characters)")
+                throw QueueError("token \(i + 1) '\(DeviceToken.redacted(t))' is not a hex device token", kind: .invalidInput,
+                                 tokenNumber: i + 1, fix: DeviceTokenError.fix)
             }
             list = targets
         }

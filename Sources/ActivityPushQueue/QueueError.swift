@@ -1,6 +1,8 @@
 /// A queue operation failed: the database could not be opened or a statement failed, or an input was wrong.
-/// `description` names what failed and, where there is one, the fix; ``kind`` says which class of failure it is,
-/// so a worker can decide (wait for the database, stop claiming) without reading the message.
+/// ``kind`` says which class of failure it is, so a worker can decide (wait for the database, stop claiming)
+/// without reading the message; ``location`` and ``tokenNumber`` say where; ``fix`` says what to do, kept apart
+/// from the ``reason``. ``description`` joins them: `reason[; fix]`, e.g.
+/// `SQLite q.db: disk full (step: database or disk is full); free space on that filesystem`.
 public struct QueueError: Error, Sendable, CustomStringConvertible {
     /// The class of a failure. An open set of names.
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -18,19 +20,39 @@ public struct QueueError: Error, Sendable, CustomStringConvertible {
         /// The database server cannot be reached or closed the connection (PostgreSQL restart, network).
         /// The connection is re-established on the next call.
         public static let unavailable = Kind(rawValue: "unavailable")
+        /// Another process held the write lock longer than the busy timeout (SQLite `SQLITE_BUSY`/`SQLITE_LOCKED`,
+        /// common on a loaded machine with several workers on one file). Nothing was written; try again.
+        public static let busy = Kind(rawValue: "busy")
+        /// `invalid-input`: what was to be enqueued is wrong (a token that is not hex, a broadcast given device
+        /// tokens, a device push given none); retrying the same input fails the same way.
+        public static let invalidInput = Kind(rawValue: "invalid-input")
     }
 
     /// The class of the failure; ``isTransient`` is derived from it.
     public var kind: Kind
-    /// What failed (the file, server with password masked, field or token number) and the fix where there is one.
-    public var description: String
+    /// The database concerned: the SQLite file path or the PostgreSQL server with its password masked.
+    public var location: String?
+    /// 1-based position of the offending token in the list given to enqueue (``Kind/invalidInput``).
+    public var tokenNumber: Int?
+    /// What failed, naming the file, server, field or token number where that reads better; without the fix.
+    public var reason: String
+    /// What to do, when there is something to do.
+    public var fix: String?
 
-    /// Makes an error with its message and class (``Kind/failed`` unless given).
-    public init(_ description: String, kind: Kind = .failed) {
-        self.description = description
+    /// Makes an error with its reason and class (``Kind/failed`` unless given).
+    public init(_ reason: String, kind: Kind = .failed, location: String? = nil, tokenNumber: Int? = nil,
+                fix: String? = nil) {
+        self.reason = reason
         self.kind = kind
+        self.location = location
+        self.tokenNumber = tokenNumber
+        self.fix = fix
     }
 
-    /// True for failures that may pass by themselves (disk freed, server back): worth retrying with backoff.
-    public var isTransient: Bool { kind == .diskFull || kind == .unavailable }
+    /// `reason[; fix]`: one line naming what failed and what to do.
+    public var description: String { reason + (fix.map { "; \($0)" } ?? "") }
+
+    /// True for failures that may pass by themselves (disk freed, server back, lock released): worth retrying with
+    /// backoff.
+    public var isTransient: Bool { kind == .diskFull || kind == .unavailable || kind == .busy }
 }

@@ -22,6 +22,11 @@ enum ActivitiesOptions {
     static let priority10Budget = Option<Int>.integer(
         "--priority-10-budget", help: "priority-10 updates per activity per hour; more go at priority 5", default: 60)
     static let format = Option<OutputFormat>.format([.text, .json], default: .text)
+    static let channelID = Option<String>(
+        "--channel-id", valueName: "ID",
+        help: "broadcast the activity's updates and ends on this registered channel (`channels create`);\nthe starts to --device carry input-push-channel")
+    static let deleteChannelOnEnd = Flag("--delete-channel-on-end",
+                                         help: "with --channel-id: delete the channel once the end is sent (`channels sweep`)")
 
     /// What every subcommand takes: the store, the app, the budgets, the output.
     static let common = OptionGroup("store and app", [CommonOptions.database, CommonOptions.bundleID(default: "com.example.app"),
@@ -42,31 +47,32 @@ let activitiesCommand = Command(
                 synopsis: ["--id ACTIVITY --device ID... --attributes-json J --content-state-json J --alert-title T --alert-body B [options]"],
                 groups: [OptionGroup(ActivitiesOptions.id, ActivitiesOptions.device, BuildFlags.attributesType, BuildFlags.attributes,
                                      BuildFlags.contentState, BuildFlags.alertTitle, BuildFlags.alertBody, BuildFlags.staleDate,
-                                     BuildFlags.relevanceScore), ActivitiesOptions.common],
-                run: { arguments in try ActivitiesCommandSupport.run("start", arguments) }),
+                                     BuildFlags.relevanceScore, ActivitiesOptions.channelID, ActivitiesOptions.deleteChannelOnEnd),
+                         ActivitiesOptions.common],
+                run: { arguments in try await ActivitiesCommandSupport.run("start", arguments) }),
         Command(name: "update", summary: "update an activity (held for devices without an update token)",
                 synopsis: ["--id ACTIVITY --content-state-json J [options]"],
                 groups: [OptionGroup(ActivitiesOptions.id, BuildFlags.contentState, BuildFlags.alertTitle, BuildFlags.alertBody,
                                      BuildFlags.staleDate, BuildFlags.priority), ActivitiesOptions.common],
-                run: { arguments in try ActivitiesCommandSupport.run("update", arguments) }),
+                run: { arguments in try await ActivitiesCommandSupport.run("update", arguments) }),
         Command(name: "end", summary: "end an activity",
                 synopsis: ["--id ACTIVITY --content-state-json J [options]"],
                 groups: [OptionGroup(ActivitiesOptions.id, BuildFlags.contentState, BuildFlags.alertTitle, BuildFlags.alertBody,
                                      BuildFlags.staleDate, BuildFlags.dismissalDate, BuildFlags.priority), ActivitiesOptions.common],
-                run: { arguments in try ActivitiesCommandSupport.run("end", arguments) }),
+                run: { arguments in try await ActivitiesCommandSupport.run("end", arguments) }),
         Command(name: "show", summary: "one activity: devices, pushes with their APNs answer, journal",
                 synopsis: ["--id ACTIVITY [options]"],
                 groups: [OptionGroup(ActivitiesOptions.id), ActivitiesOptions.common],
-                run: { arguments in try ActivitiesCommandSupport.run("show", arguments) }),
+                run: { arguments in try await ActivitiesCommandSupport.run("show", arguments) }),
         Command(name: "list", summary: "activities, newest first",
                 groups: [OptionGroup(ActivitiesOptions.state, ActivitiesOptions.limit), ActivitiesOptions.common],
-                run: { arguments in try ActivitiesCommandSupport.run("list", arguments) }),
+                run: { arguments in try await ActivitiesCommandSupport.run("list", arguments) }),
         Command(name: "token", summary: "store a token as the app would post it to /v1/tokens",
                 synopsis: ["--kind push-to-start --device ID --type NAME --token HEX [options]",
                            "--kind update --device ID --id ACTIVITY --token HEX [options]"],
                 groups: [OptionGroup(ActivitiesOptions.kind, ActivitiesOptions.device, BuildFlags.attributesType, ActivitiesOptions.id,
                                      ActivitiesOptions.token, ActivitiesOptions.tokenEnvironment), ActivitiesOptions.common],
-                run: { arguments in try ActivitiesCommandSupport.run("token", arguments) }),
+                run: { arguments in try await ActivitiesCommandSupport.run("token", arguments) }),
     ]
 )
 
@@ -89,7 +95,7 @@ enum ActivitiesCommandSupport {
         }
     }
 
-    @Sendable static func run(_ sub: String, _ arguments: ParsedArguments) throws -> Int32 {
+    @Sendable static func run(_ sub: String, _ arguments: ParsedArguments) async throws -> Int32 {
         try arguments.expectNoPositionals()
         let bundleID = try arguments.defaultedValue(CommonOptions.bundleID(default: "com.example.app"))
         let schema = try CommonOptions.schema(arguments)
@@ -139,7 +145,19 @@ enum ActivitiesCommandSupport {
                 start.staleDateUnixSeconds = try arguments.value(BuildFlags.staleDate)
                 start.relevanceScore = try arguments.value(BuildFlags.relevanceScore)
                 start.deviceIDs = try arguments.values(ActivitiesOptions.device)
-                let (view, created) = try service.start(start)
+                var channels: BroadcastChannels?
+                if let channelID = try arguments.value(ActivitiesOptions.channelID) {
+                    // A registered channel: nothing to ask Apple, so no credentials here.
+                    start.channel = true
+                    start.channelID = channelID
+                    start.deleteChannelOnEnd = arguments.isSet(ActivitiesOptions.deleteChannelOnEnd)
+                    do { channels = BroadcastChannels(registry: try ChannelRegistry(store: outbox.store), client: nil, environment: environment) } catch {
+                        throw UsageError("--database: \(error.description)")
+                    }
+                } else if arguments.isSet(ActivitiesOptions.deleteChannelOnEnd) {
+                    throw UsageError("--delete-channel-on-end needs --channel-id ID")
+                }
+                let (view, created) = try await service.start(start, channels: channels)
                 output = view.json
                 text = (created ? "started" : "already started (nothing sent)") + "\n" + describe(view)
             default:

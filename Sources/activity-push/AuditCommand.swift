@@ -36,7 +36,7 @@ let auditCommand = Command(
     let allowSkipped = arguments.isSet(AuditOptions.allowSkipped)
     let attributePaths = try arguments.values(AuditOptions.attributes)
     guard arguments.positionals.count == 1, let directory = arguments.positionals.first else {
-        throw UsageError("give one directory to audit (got \(arguments.positionals.count) arguments)")
+        throw UsageError(.badArguments, "give one directory to audit (got \(arguments.positionals.count) arguments)")
     }
     var schema: ActivitySchema?
     if !attributePaths.isEmpty {
@@ -44,7 +44,7 @@ let auditCommand = Command(
     }
     let report: PayloadSiteReport
     do { report = try PayloadSiteAudit(schema: schema).run(root: directory) } catch let error as DeviceLogError {
-        throw UsageError(error.description)
+        throw UsageError(refused: error, file: error.input)
     }
     switch format {
     case .json: print(JSONWriter.pretty(report.json))

@@ -68,9 +68,9 @@ enum BenchValidate {
 
         // The same bytes for everyone: the payload in compact form, as sent.
         let original = try Inputs.bytes(payloadPath)
-        guard let root = JSONReader.read(original).root else { throw UsageError("\(payloadPath): not valid JSON") }
+        guard let root = JSONReader.read(original).root else { throw UsageError(.badInput, file: payloadPath, "\(payloadPath): not valid JSON") }
         let body = Array(JSONWriter.compact(root.value).utf8)
-        guard let schema = try Inputs.schema([attributesPath]) else { throw UsageError("no schema") }
+        guard let schema = try Inputs.schema([attributesPath]) else { throw UsageError(.failed, "no schema") }
         let validator = Validator(schema: schema)
         let now = Double(root["aps"]?["timestamp"]?.value.numberValue?.int64Value ?? 0)
         var sink = 0
@@ -84,7 +84,8 @@ enum BenchValidate {
 
         let report = validator.check(body: body, nowUnixSeconds: now)
         print("payload: \(payloadPath) (\(body.count) bytes compact), schema: \(attributesPath)")
-        print("verdict: \(report.accept ? "accepted" : "rejected"), \(report.findings.count) findings")
+        print("verdict: \(report.accept ? "accepted" : "rejected"), \(report.findings.count) findings"
+              + (report.findings.isEmpty ? " (the quiet scan proves it finding-free in one pass; any push with a finding gets the full check)" : ""))
         #if DEBUG
         print("note: this is a debug build; measure with `swift build -c release` (make bench)")
         #endif
@@ -105,6 +106,10 @@ enum BenchValidate {
             if !valid { invalid.insert(label) }
         }
         let ours = "ours: check (parse + every rule + schema)"
+        // The same check with the quiet scan off: what a push with a finding costs (reader, tree, every rule).
+        let oursFull = "ours: full check (reader, tree, rules: a push with a finding)"
+        var fullValidator = validator
+        fullValidator.usesQuietScan = false
         let foundation = "Foundation JSONSerialization (parse only)"
         let data = Data(body)
         for _ in 0..<rounds {
@@ -112,6 +117,10 @@ enum BenchValidate {
                 sink &+= validator.check(body: body, nowUnixSeconds: now).findings.count
             }
             record(ours, Double(checks) / checkSeconds)
+            let (fullChecks, fullSeconds) = measure(seconds: seconds) {
+                sink &+= fullValidator.check(body: body, nowUnixSeconds: now).findings.count
+            }
+            record(oursFull, Double(fullChecks) / fullSeconds)
             if let peers {
                 for result in peers.ajv(seconds: seconds) + (noPython ? [] : peers.python(seconds: seconds)) + [peers.simdjson(seconds: seconds)] {
                     record(result.label, result.perSecond, valid: result.valid || result.problem != nil, problem: result.problem)
@@ -142,6 +151,9 @@ enum BenchValidate {
         }
         if let ajv = labels.first(where: { $0.hasPrefix("ajv") }), let ajvRate = median(ajv) {
             print(String(format: "  ours / ajv + JSON.parse: %.2f× (target ≥ 2×)", oursRate / ajvRate))
+            if let fullRate = median(oursFull) {
+                print(String(format: "  ours, full check / ajv + JSON.parse: %.2f×", fullRate / ajvRate))
+            }
         }
         if let parseRate = median(foundation) {
             print(String(format: "  ours / bare JSONSerialization parse: %.2f× its rate", oursRate / parseRate))

@@ -50,10 +50,10 @@ enum BenchQueueOptions {
     let noPG = arguments.isSet(BenchQueueOptions.noPostgres)
     let noSend = arguments.isSet(BenchQueueOptions.noSend)
     let noH2load = arguments.isSet(BenchQueueOptions.noH2load)
-    guard count > 0, batch > 0, sendCount > 0, window > 0 else { throw UsageError("counts must be positive") }
+    guard count > 0, batch > 0, sendCount > 0, window > 0 else { throw UsageError(.badValue, "counts must be positive") }
     let rtts = try rttText.split(separator: ",").map { part -> Int in
         guard let ms = Int(part.trimmingCharacters(in: .whitespaces)), (0...10_000).contains(ms) else {
-            throw UsageError("--rtt: '\(part)' is not milliseconds between 0 and 10000 (e.g. --rtt 0,50,150)")
+            throw UsageError(.badValue, option: "--rtt", "--rtt: '\(part)' is not milliseconds between 0 and 10000 (e.g. --rtt 0,50,150)")
         }
         return ms
     }

@@ -13,10 +13,10 @@ let buildCommand = Command(
     let schema = try CommonOptions.schema(arguments)
     let bundleID = try arguments.value(CommonOptions.bundleID())
     let format = try arguments.defaultedValue(buildFormat)
-    guard let flags = try BuildFlags.read(arguments) else { throw UsageError("--event start|update|end is required") }
+    guard let flags = try BuildFlags.read(arguments) else { throw UsageError(.missingOption, option: "--event", "--event start|update|end is required") }
     try arguments.expectNoPositionals()
     if let bundleID, bundleID.isEmpty || bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) {
-        throw UsageError("--bundle-id must be the app's bundle identifier, e.g. com.example.app")
+        throw UsageError(.badValue, option: "--bundle-id", "--bundle-id must be the app's bundle identifier, e.g. com.example.app")
     }
     if bundleID == nil { printError("activity-push build: no --bundle-id; apns-topic uses com.example.app") }
     do {

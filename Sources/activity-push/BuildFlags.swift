@@ -53,10 +53,10 @@ struct BuildFlags {
         Option(field.flag, valueName: argument(field), help: field.summary) { text, flag in
             let document = JSONReader.read(text)
             if let problem = document.problems.first {
-                throw UsageError("\(flag): not valid JSON at column \(problem.position.column): \(problem.message)")
+                throw UsageError(.badValue, option: flag, "\(flag): not valid JSON at column \(problem.position.column): \(problem.message)")
             }
             guard let value = document.root?.value, value.members != nil else {
-                throw UsageError("\(flag) must be a JSON object")
+                throw UsageError(.badValue, option: flag, "\(flag) must be a JSON object")
             }
             return value
         }
@@ -98,7 +98,7 @@ struct BuildFlags {
             switch error {
             case .findings(let findings): return .failure(PushBuildError(findings: findings))
             case .invalidField(let field, let message, let fix):
-                throw UsageError("\(field.flag) \(message)" + (fix.map { "; \($0)" } ?? ""))
+                throw UsageError(.badValue, option: field.flag, "\(field.flag) \(message)", fix: fix)
             }
         }
     }

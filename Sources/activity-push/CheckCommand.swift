@@ -33,14 +33,14 @@ let checkCommand = Command(
     let schemaPath = try arguments.value(CheckOptions.schema)
     let headersPath = try arguments.value(CheckOptions.headers)
     let now = try arguments.value(CheckOptions.now) ?? Date().timeIntervalSince1970
-    guard now >= 0, now < 100_000_000_000 else { throw UsageError("--now is UNIX seconds (e.g. 1767225600), got \(now)") }
+    guard now >= 0, now < 100_000_000_000 else { throw UsageError(.badValue, option: "--now", "--now is UNIX seconds (e.g. 1767225600), got \(now)") }
     let strict = arguments.isSet(CheckOptions.strict)
     let format = try arguments.defaultedValue(CheckOptions.format)
     guard let payloadPath = arguments.positionals.first, arguments.positionals.count == 1 else {
-        throw UsageError("give exactly one PAYLOAD.json (or - for standard input)")
+        throw UsageError(.badArguments, "give exactly one PAYLOAD.json (or - for standard input)")
     }
     let body = try Inputs.bytes(payloadPath)
-    if schemaPath != nil, !attributes.isEmpty { throw UsageError("give --attributes or --schema, not both") }
+    if schemaPath != nil, !attributes.isEmpty { throw UsageError(.conflictingOptions, "give --attributes or --schema, not both") }
     let schema = try schemaPath.map(Inputs.schemaDescription) ?? Inputs.schema(attributes)
     var headers: APNsHeaders? = nil
     var positions: [String: SourcePosition] = [:]

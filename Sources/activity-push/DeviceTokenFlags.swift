@@ -16,7 +16,7 @@ enum DeviceTokenFlags {
         var tokens: [String] = []
         for text in try arguments.values(token) {
             guard let token = try? DeviceToken(hex: text) else {
-                throw UsageError("--token \(DeviceToken.redacted(text)): not hex (the token data printed as hex)")
+                throw UsageError(.badValue, option: "--token", "--token \(DeviceToken.redacted(text)): not hex (the token data printed as hex)")
             }
             tokens.append(token.hex)
         }
@@ -33,7 +33,7 @@ enum DeviceTokenFlags {
                 let line = String(decoding: trimmed, as: UTF8.self)
                 if line.isEmpty || line.hasPrefix("#") { continue }
                 guard let token = try? DeviceToken(hex: line) else {
-                    throw UsageError("\(file):\(index + 1): not a hex token; put one token per line as hex")
+                    throw UsageError(.badInput, file: file, "\(file):\(index + 1): not a hex token", fix: "put one token per line as hex")
                 }
                 tokens.append(token.hex)
             }

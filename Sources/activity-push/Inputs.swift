@@ -23,10 +23,10 @@ enum Inputs {
         let fd = try openForReading(path)
         defer { if path != "-" { close(fd) } }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw UsageError("\(name): cannot be read: \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &status) == 0 else { throw UsageError(.unreadableInput, file: name, "\(name): cannot be read: \(String(cString: strerror(errno)))") }
         let regular = (status.st_mode & S_IFMT) == S_IFREG
         if regular, Int(status.st_size) > limit {
-            throw UsageError("\(name): \(Int(status.st_size) >> 20 > 0 ? "\(Int(status.st_size) >> 20) MB" : "\(Int(status.st_size)) bytes"), over the \(limitText(limit)) limit for this input")
+            throw UsageError(.unreadableInput, file: name, "\(name): \(Int(status.st_size) >> 20 > 0 ? "\(Int(status.st_size) >> 20) MB" : "\(Int(status.st_size)) bytes"), over the \(limitText(limit)) limit for this input")
         }
         let waits = !regular && isatty(fd) == 0
         var out: [UInt8] = []
@@ -36,12 +36,12 @@ enum Inputs {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw UsageError("\(name): cannot be read: \(String(cString: strerror(errno)))")
+                throw UsageError(.unreadableInput, file: name, "\(name): cannot be read: \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             out.append(contentsOf: buffer[0..<count])
             if out.count > limit {
-                throw UsageError("\(name): more than the \(limitText(limit)) limit for this input")
+                throw UsageError(.unreadableInput, file: name, "\(name): more than the \(limitText(limit)) limit for this input")
             }
         }
         return out
@@ -57,12 +57,12 @@ enum Inputs {
         if path == "-" { return STDIN_FILENO }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw UsageError("\(path): no such file")
+            throw UsageError(.unreadableInput, file: path, "\(path): no such file")
         }
-        if isDir.boolValue { throw UsageError("\(path): is a folder, expected a file") }
+        if isDir.boolValue { throw UsageError(.unreadableInput, file: path, "\(path): is a folder, expected a file") }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            throw UsageError("\(path): cannot be read (\(String(cString: strerror(errno))))")
+            throw UsageError(.unreadableInput, file: path, "\(path): cannot be read (\(String(cString: strerror(errno))))")
         }
         var status = stat()
         if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO {
@@ -73,7 +73,7 @@ enum Inputs {
             while poll(&pending, 1, 100) == 0 {
                 if Date() >= deadline {
                     close(fd)
-                    throw UsageError("\(path): a FIFO nothing wrote to for \(readTimeoutSeconds) s (no writer, or a silent one); start the program that writes to it first, or pass a regular file")
+                    throw UsageError(.unreadableInput, file: path, "\(path): a FIFO nothing wrote to for \(readTimeoutSeconds) s (no writer, or a silent one)", fix: "start the program that writes to it first, or pass a regular file")
                 }
             }
         }
@@ -88,7 +88,7 @@ enum Inputs {
             let ready = poll(&pending, 1, Int32(readTimeoutSeconds * 1000))
             if ready > 0 { return }
             if ready < 0, errno == EINTR { continue }
-            throw UsageError("\(name): no data for \(readTimeoutSeconds) s; is the writer stuck? (ACTIVITY_PUSH_READ_TIMEOUT sets the wait)")
+            throw UsageError(.unreadableInput, file: name, "\(name): no data for \(readTimeoutSeconds) s", fix: "is the writer stuck? (ACTIVITY_PUSH_READ_TIMEOUT sets the wait)")
         }
     }
 
@@ -107,10 +107,10 @@ enum Inputs {
                 for path in paths where FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue {
                     var status = stat()
                     guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-                        throw UsageError("\(path): not a regular file; pass .swift files (or folders of them)")
+                        throw UsageError(.unreadableInput, file: path, "\(path): not a regular file", fix: "pass .swift files (or folders of them)")
                     }
                     guard Int(status.st_size) <= swiftSourceLimit else {
-                        throw UsageError("\(path): \(Int(status.st_size) >> 20) MB, over the \(swiftSourceLimit >> 20) MB limit for a Swift source file")
+                        throw UsageError(.unreadableInput, file: path, "\(path): \(Int(status.st_size) >> 20) MB, over the \(swiftSourceLimit >> 20) MB limit for a Swift source file")
                     }
                 }
                 return try SwiftSourceReader.read(paths: paths)
@@ -118,13 +118,13 @@ enum Inputs {
             var sources: [(file: String, text: String)] = []
             for path in paths {
                 guard let text = String(validating: try bytes(path, limit: swiftSourceLimit), as: UTF8.self) else {
-                    throw UsageError("'\(path)' is not UTF-8 text. Fix: pass Swift source files (UTF-8).")
+                    throw UsageError(.badInput, file: path, "'\(path)' is not UTF-8 text", fix: "pass Swift source files (UTF-8)")
                 }
                 sources.append((path, text))
             }
             return try SwiftSourceReader.read(sources: sources)
         } catch let error as SchemaReadError {
-            throw UsageError(error.message)
+            throw UsageError(refused: error, file: error.file)
         }
     }
 
@@ -133,16 +133,17 @@ enum Inputs {
         // A schema description nests about three levels per Swift type level.
         let document = JSONReader.read(try bytes(path), maxDepth: 4096)
         if let problem = document.problems.first(where: { $0.kind != .duplicateKey }) {
-            throw UsageError("\(path):\(problem.position.line):\(problem.position.column): not valid JSON: \(problem.message)")
+            throw UsageError(.badInput, file: path, "\(path):\(problem.position.line):\(problem.position.column): not valid JSON: \(problem.message)")
         }
-        guard let root = document.root else { throw UsageError("\(path): empty") }
+        guard let root = document.root else { throw UsageError(.badInput, file: path, "\(path): empty") }
         if root["$schema"] != nil {
-            throw UsageError("\(path) is a JSON Schema export; --schema takes the output of `activity-push schema --format json`")
+            throw UsageError(.badInput, file: path, "\(path) is a JSON Schema export",
+                             fix: "--schema takes the output of `activity-push schema --format json`")
         }
         do {
             return try ActivitySchemaDescription.read(root.value)
         } catch let error as SchemaReadError {
-            throw UsageError("\(path): \(error.message)")
+            throw UsageError(.badInput, file: path, "\(path): \(error.message)")
         }
     }
 
@@ -151,10 +152,10 @@ enum Inputs {
     static func headers(_ path: String) throws -> (APNsHeaders, [String: SourcePosition]) {
         let document = JSONReader.read(try bytes(path))
         if let problem = document.problems.first(where: { $0.kind != .duplicateKey }) {
-            throw UsageError("\(path):\(problem.position.line):\(problem.position.column): not valid JSON: \(problem.message)")
+            throw UsageError(.badInput, file: path, "\(path):\(problem.position.line):\(problem.position.column): not valid JSON: \(problem.message)")
         }
         guard let members = document.root?.value.members else {
-            throw UsageError("\(path): expected a JSON object of header names to values, e.g. {\"apns-push-type\": \"liveactivity\"}")
+            throw UsageError(.badInput, file: path, "\(path): expected a JSON object of header names to values, e.g. {\"apns-push-type\": \"liveactivity\"}")
         }
         var headers = APNsHeaders()
         var positions: [String: SourcePosition] = [:]
@@ -165,7 +166,7 @@ enum Inputs {
             case .number(let number): value = number.lexeme
             case .bool(let flag): value = flag ? "true" : "false"
             default:
-                throw UsageError("\(path):\(member.value.position.line):\(member.value.position.column): header \"\(member.key)\" must be a string or number")
+                throw UsageError(.badInput, file: path, "\(path):\(member.value.position.line):\(member.value.position.column): header \"\(member.key)\" must be a string or number")
             }
             headers[member.key] = value
             positions[member.key.lowercased()] = member.keyPosition

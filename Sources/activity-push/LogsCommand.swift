@@ -13,12 +13,12 @@ enum LogsOptions {
         let forms = "use 2026-11-24 11:02:00, 2026-11-24T19:02:00Z or 11:02:00"
         if !text.isEmpty, text.allSatisfy({ "0123456789.+-eE".contains($0) }), let unixSeconds = Double(text) {
             guard let timestamp = LogTimestamp(unixSeconds: unixSeconds) else {
-                throw UsageError("\(flag): \(text) is out of range as UNIX seconds (years 1 to 9999); \(forms)")
+                throw UsageError(.badValue, option: flag, "\(flag): \(text) is out of range as UNIX seconds (years 1 to 9999)", fix: forms)
             }
             return timestamp
         }
         guard let timestamp = LogTimestamp.parse(text) else {
-            throw UsageError("\(flag): cannot read '\(text)' (or no such date); \(forms)")
+            throw UsageError(.badValue, option: flag, "\(flag): cannot read '\(text)' (or no such date)", fix: forms)
         }
         return timestamp
     }
@@ -51,7 +51,7 @@ let logsCommand = Command(
     let bundleID = try arguments.value(LogsOptions.bundleID)
     let journalPath = try arguments.value(LogsOptions.journal)
     let attributePaths = try arguments.values(LogsOptions.attributes)
-    guard arguments.positionals.count <= 1 else { throw UsageError("one log file at a time (got \(arguments.positionals.count))") }
+    guard arguments.positionals.count <= 1 else { throw UsageError(.badArguments, "one log file at a time (got \(arguments.positionals.count))") }
     let path = arguments.positionals.first ?? "-"
 
     var pairing: RejectionPairing?
@@ -60,7 +60,7 @@ let logsCommand = Command(
         // Read whole, so capped: a journal covering one log capture is far below it.
         let bytes = try Inputs.bytes(journalPath, limit: Inputs.readLimit)
         do { journal = try SendJournalEntry.readJournal(bytes: bytes, file: journalPath) } catch let error as DeviceLogError {
-            throw UsageError(error.description)
+            throw UsageError(refused: error, option: "--journal", file: error.input)
         }
         var schema: ActivitySchema?
         if !attributePaths.isEmpty {
@@ -68,7 +68,7 @@ let logsCommand = Command(
         }
         pairing = RejectionPairing(journal: journal, validator: Validator(schema: schema))
     } else if !attributePaths.isEmpty {
-        throw UsageError("--attributes is used with --journal (to re-check the paired payloads)")
+        throw UsageError(.conflictingOptions, option: "--attributes", "--attributes is used with --journal (to re-check the paired payloads)")
     }
 
     let out = BufferedStdout()
@@ -80,7 +80,8 @@ let logsCommand = Command(
         if format == .json { out.write("[") }
         var isFolder: ObjCBool = false
         if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw UsageError("\(path): is a directory; for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
+            throw UsageError(.unreadableInput, file: path, "\(path): is a directory",
+                             fix: "for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
         }
         // Opened here so a FIFO with no writer is refused after a wait, not waited on forever; read in chunks.
         let input = FileHandle(fileDescriptor: try Inputs.openForReading(path), closeOnDealloc: path != "-")
@@ -119,7 +120,7 @@ let logsCommand = Command(
         }
     } catch let error as DeviceLogError {
         out.discard()
-        throw UsageError(error.description)
+        throw UsageError(refused: error, file: error.input)
     }
     return rejections > 0 ? 1 : 0
 }

@@ -120,38 +120,39 @@ let mockAPNsCommand = Command(
     let activityIDAttribute = try arguments.defaultedValue(MockAPNsOptions.activityIDAttribute)
     try arguments.expectNoPositionals()
     if let reportURL, !reportURL.hasPrefix("http://") {
-        throw UsageError("--report-tokens-to must be the serve URL, http://HOST:PORT (e.g. http://127.0.0.1:8787)")
+        throw UsageError(.badValue, option: "--report-tokens-to", "--report-tokens-to must be the serve URL, http://HOST:PORT (e.g. http://127.0.0.1:8787)")
     }
-    guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535, got \(port)") }
+    guard (0...65535).contains(port) else { throw UsageError(.badValue, option: "--port", "--port must be 0…65535, got \(port)") }
     // SETTINGS_MAX_CONCURRENT_STREAMS is a 32-bit value (RFC 9113 §6.5.2); times are bounded to a day so that
     // no conversion to milliseconds or an Int can overflow.
     let streamLimit = 1...Int(Int32.max)
     let secondsLimit = 86_400.0
-    guard streamLimit.contains(maxStreams) else { throw UsageError("--max-concurrent-streams must be 1…\(Int32.max), got \(maxStreams)") }
-    guard streamLimit.contains(streamsBefore) else { throw UsageError("--streams-before-token must be 1…\(Int32.max), got \(streamsBefore)") }
-    guard budget >= 0 else { throw UsageError("--push-to-start-budget must be 0 or more") }
+    guard streamLimit.contains(maxStreams) else { throw UsageError(.badValue, option: "--max-concurrent-streams", "--max-concurrent-streams must be 1…\(Int32.max), got \(maxStreams)") }
+    guard streamLimit.contains(streamsBefore) else { throw UsageError(.badValue, option: "--streams-before-token", "--streams-before-token must be 1…\(Int32.max), got \(streamsBefore)") }
+    guard budget >= 0 else { throw UsageError(.badValue, option: "--push-to-start-budget", "--push-to-start-budget must be 0 or more") }
     guard idleTimeout >= 0, idleTimeout <= secondsLimit else {
-        throw UsageError("--idle-timeout must be 0 (never) to \(Int(secondsLimit)) seconds, got \(idleTimeout)")
+        throw UsageError(.badValue, option: "--idle-timeout", "--idle-timeout must be 0 (never) to \(Int(secondsLimit)) seconds, got \(idleTimeout)")
     }
     if let silentAfterIdle, !(silentAfterIdle > 0 && silentAfterIdle <= secondsLimit) {
-        throw UsageError("--silent-after-idle must be more than 0 and at most \(Int(secondsLimit)) seconds, got \(silentAfterIdle)")
+        throw UsageError(.badValue, option: "--silent-after-idle", "--silent-after-idle must be more than 0 and at most \(Int(secondsLimit)) seconds, got \(silentAfterIdle)")
     }
-    if h2c, tlsDirGiven != nil { throw UsageError("--tls-dir has no effect with --h2c; drop one of them") }
+    if h2c, tlsDirGiven != nil { throw UsageError(.conflictingOptions, option: "--tls-dir", "--tls-dir has no effect with --h2c", fix: "drop one of them") }
 
     var tokens = MockAPNsConfiguration.ProviderTokenPolicy.acceptAny
     if let authKey {
-        guard !acceptAny else { throw UsageError("--auth-key and --accept-any-token exclude each other") }
-        guard let teamID, !teamID.isEmpty else { throw UsageError("--auth-key needs --team-id TEAM (the iss of your provider tokens)") }
+        guard !acceptAny else { throw UsageError(.conflictingOptions, option: "--auth-key", "--auth-key and --accept-any-token exclude each other") }
+        guard let teamID, !teamID.isEmpty else { throw UsageError(.missingOption, option: "--auth-key", "--auth-key needs --team-id TEAM (the iss of your provider tokens)") }
         guard let keyID = keyIDFlag ?? keyIDFromFileName(authKey) else {
-            throw UsageError("cannot tell the key ID from '\(authKey)': name it AuthKey_<KEYID>.p8 or pass --key-id KEYID")
+            throw UsageError(.missingOption, option: "--key-id", file: authKey, "cannot tell the key ID from '\(authKey)'",
+                             fix: "name it AuthKey_<KEYID>.p8 or pass --key-id KEYID")
         }
         tokens = .verify(keyPath: authKey, keyID: keyID, teamID: teamID)
     } else if teamID != nil || keyIDFlag != nil {
-        throw UsageError("--team-id and --key-id need --auth-key AuthKey_KEYID.p8")
+        throw UsageError(.conflictingOptions, option: "--team-id", "--team-id and --key-id need --auth-key AuthKey_KEYID.p8")
     }
     var faults = MockFaultPlan()
     if let faultSpec {
-        do { faults = try MockFaultPlan(spec: faultSpec) } catch { throw UsageError("--faults: \(error)") }
+        do { faults = try MockFaultPlan(spec: faultSpec) } catch { throw UsageError(.badValue, option: "--faults", "--faults: \(error)") }
     }
     let schema = try Inputs.schema(attributes)
 
@@ -182,7 +183,7 @@ let mockAPNsCommand = Command(
             printError("activity-push mock-apns: \(line)")
             return 1
         }
-        throw UsageError(line)
+        throw UsageError(.refused, line)
     }
     // Unbuffered writes: a script reading the first line must not wait for a buffer to fill.
     var banner = "mock-apns listening on \(server.baseURL)\n"

@@ -45,18 +45,18 @@ enum QueueCLI {
     static let retry = Flag("--retry", help: "put dead letters back (all, or those given with --id); clears the inactive\n"
                                           + "mark of their tokens (use after the app registered the token again)")
     static let pushID = Option<Int64>("--id", valueName: "N", help: "with --retry: this dead letter only", repeatable: true) { text, flag in
-        guard let id = Int64(text) else { throw UsageError("\(flag) expects a push id, got '\(text)'") }
+        guard let id = Int64(text) else { throw UsageError(.badValue, option: flag, "\(flag) expects a push id, got '\(text)'") }
         return id
     }
     static let purgeDead = Flag("--dead", help: "purge the dead letters and their journal rows")
     static let journalPushID = Option<Int64>("--id", valueName: "N", help: "only this push's attempts") { text, flag in
-        guard let id = Int64(text) else { throw UsageError("\(flag) expects an integer, got '\(text)'") }
+        guard let id = Int64(text) else { throw UsageError(.badValue, option: flag, "\(flag) expects an integer, got '\(text)'") }
         return id
     }
     static let journalLimit = Option<Int>.integer("--limit", help: "rows to show", default: 1000)
 
     static func open(_ arguments: ParsedArguments) throws -> Outbox {
-        do { return try Outbox.open(database: arguments.value(CommonOptions.database)) } catch { throw UsageError("\(error)") }
+        do { return try Outbox.open(database: arguments.value(CommonOptions.database)) } catch { throw UsageError(refused: error) }
     }
 
     static func json(_ value: some Encodable) -> String {
@@ -73,7 +73,7 @@ enum QueueCLI {
     // MARK: enqueue
 
     @Sendable static func enqueue(_ arguments: ParsedArguments) throws -> Int32 {
-        guard let bundleID = try arguments.value(CommonOptions.bundleID()) else { throw UsageError("--bundle-id is required") }
+        guard let bundleID = try arguments.value(CommonOptions.bundleID()) else { throw UsageError(.missingOption, option: "--bundle-id", "--bundle-id is required") }
         let tokens = try DeviceTokenFlags.read(arguments)
         let schema = try CommonOptions.schema(arguments)
         let environment = try arguments.defaultedValue(APNsConnectionOptions.environment)
@@ -92,12 +92,12 @@ enum QueueCLI {
         let request: PushRequest
         do {
             if let build {
-                guard arguments.positionals.isEmpty else { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
+                guard arguments.positionals.isEmpty else { throw UsageError(.conflictingOptions, "give either PAYLOAD.json or --event with build flags, not both") }
                 files = .init(payload: "<built payload>")
                 let made = try build.push(bundleID: bundleID, schema: schema)
                 do { request = try made.get().build(schema: schema) } catch { return refused(error, files: files, json: json) }
             } else {
-                guard arguments.positionals.count == 1 else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
+                guard arguments.positionals.count == 1 else { throw UsageError(.badArguments, "give one PAYLOAD.json, or --event start|update|end with build flags") }
                 let path = arguments.positionals[0]
                 let body = try Inputs.bytes(path)
                 var headers = APNsHeaders.liveActivity(bundleID: bundleID, broadcastChannelID: channelID,
@@ -113,17 +113,17 @@ enum QueueCLI {
             printError("warning: \(warning.path): \(warning.message) [\(warning.code)]" + (warning.fix.map { "\n    fix: \($0)" } ?? ""))
         }
         if case .device = request.destination, tokens.isEmpty {
-            throw UsageError("give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)")
+            throw UsageError(.missingOption, "give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)")
         }
-        if case .broadcast = request.destination, !tokens.isEmpty { throw UsageError("a broadcast (--channel-id) takes no --token") }
+        if case .broadcast = request.destination, !tokens.isEmpty { throw UsageError(.conflictingOptions, "a broadcast (--channel-id) takes no --token") }
 
         // 2. Store, one push per token, in one transaction.
         let outbox: Outbox
-        do { outbox = try Outbox.open(database: databaseFlag) } catch { throw UsageError(error.description) }
+        do { outbox = try Outbox.open(database: databaseFlag) } catch { throw UsageError(refused: error) }
         let ids: [Int64]
         do {
             ids = try outbox.enqueue(request, to: tokens, environment: environment, credential: credential, notBeforeUnixSeconds: notBefore)
-        } catch { throw UsageError(error.description) }
+        } catch { throw UsageError(refused: error) }
         let location = outbox.store.location
         outbox.store.close()
         if json {
@@ -153,7 +153,7 @@ enum QueueCLI {
         defer { outbox.store.close() }
         let now = Date().timeIntervalSince1970
         let status: QueueStatus
-        do { status = try outbox.store.status(nowUnixSeconds: now) } catch { throw UsageError(error.description) }
+        do { status = try outbox.store.status(nowUnixSeconds: now) } catch { throw UsageError(refused: error) }
         if json {
             struct Out: Encodable { var database: String; var status: QueueStatus }
             print(Self.json(Out(database: outbox.store.location, status: status)))
@@ -183,7 +183,7 @@ enum QueueCLI {
         let limit = try arguments.defaultedValue(deadLimit)
         let retry = arguments.isSet(Self.retry)
         let ids = try arguments.values(pushID)
-        if !ids.isEmpty && !retry { throw UsageError("--id goes with --retry") }
+        if !ids.isEmpty && !retry { throw UsageError(.conflictingOptions, option: "--id", "--id goes with --retry") }
         let outbox = try open(arguments)
         defer { outbox.store.close() }
         do {
@@ -204,7 +204,7 @@ enum QueueCLI {
                 }
             }
         } catch {
-            throw UsageError("\(error)")
+            throw UsageError(refused: error)
         }
         return 0
     }
@@ -213,11 +213,11 @@ enum QueueCLI {
 
     @Sendable static func purge(_ arguments: ParsedArguments) throws -> Int32 {
         let json = try arguments.value(format) == .json
-        guard arguments.isSet(purgeDead) else { throw UsageError("say what to purge: --dead (dead letters and their journal rows)") }
+        guard arguments.isSet(purgeDead) else { throw UsageError(.missingOption, "say what to purge: --dead (dead letters and their journal rows)") }
         let outbox = try open(arguments)
         defer { outbox.store.close() }
         let count: Int
-        do { count = try outbox.store.purgeDead() } catch { throw UsageError(error.description) }
+        do { count = try outbox.store.purgeDead() } catch { throw UsageError(refused: error) }
         if json { print(#"{"purged":\#(count)}"#) } else { print("purged \(count) dead letter\(count == 1 ? "" : "s") from \(outbox.store.location)") }
         return 0
     }
@@ -231,7 +231,7 @@ enum QueueCLI {
         let outbox = try open(arguments)
         defer { outbox.store.close() }
         let rows: [AttemptRecord]
-        do { rows = try outbox.store.journal(pushID: id, limit: limit) } catch { throw UsageError(error.description) }
+        do { rows = try outbox.store.journal(pushID: id, limit: limit) } catch { throw UsageError(refused: error) }
         if json {
             for row in rows { print(Self.json(row)) }
             return 0

@@ -21,8 +21,8 @@ let schemaCommand = Command(
 ) { arguments in
     let format = try arguments.defaultedValue(SchemaOptions.format)
     let id = try arguments.value(SchemaOptions.id)
-    guard !arguments.positionals.isEmpty else { throw UsageError("give at least one .swift file or folder") }
-    guard let schema = try Inputs.schema(arguments.positionals) else { throw UsageError("give at least one .swift file or folder") }
+    guard !arguments.positionals.isEmpty else { throw UsageError(.badArguments, "give at least one .swift file or folder") }
+    guard let schema = try Inputs.schema(arguments.positionals) else { throw UsageError(.badArguments, "give at least one .swift file or folder") }
     let document = format == .json ? ActivitySchemaDescription.json(schema)
                                    : JSONSchemaExporter.document(for: schema, id: id)
     print(JSONWriter.pretty(document))

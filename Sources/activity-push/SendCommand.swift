@@ -48,7 +48,7 @@ struct SendOptions {
     static func read(_ arguments: ParsedArguments) throws -> SendOptions {
         let connection = try APNsConnectionOptions(arguments)
         try connection.requireCredentials()
-        guard let bundleID = try arguments.value(CommonOptions.bundleID()) else { throw UsageError("--bundle-id is required") }
+        guard let bundleID = try arguments.value(CommonOptions.bundleID()) else { throw UsageError(.missingOption, option: "--bundle-id", "--bundle-id is required") }
         let tokens = try DeviceTokenFlags.read(arguments)
         var environment = connection.namedEnvironment
         if try arguments.value(port) == 2197 { environment = environment.onPort2197() }
@@ -57,7 +57,7 @@ struct SendOptions {
         let schema = try CommonOptions.schema(arguments)
         if schema == nil { Inputs.noteMissingSchema() }
         let concurrency = try arguments.defaultedValue(concurrency)
-        guard concurrency >= 1 else { throw UsageError("--concurrency must be at least 1") }
+        guard concurrency >= 1 else { throw UsageError(.badValue, option: "--concurrency", "--concurrency must be at least 1") }
         var options = SendOptions(
             credentials: connection, bundleID: bundleID, tokens: tokens, environment: environment, schema: schema,
             force: arguments.isSet(force), json: try arguments.value(format) == .json, concurrency: concurrency,
@@ -65,11 +65,11 @@ struct SendOptions {
             // Also for PAYLOAD.json (BuildFlags.read drops them when there is no --event).
             priority: try arguments.value(BuildFlags.priority), channelID: try arguments.value(BuildFlags.channelID))
         if let build = try BuildFlags.read(arguments) {
-            if !arguments.positionals.isEmpty { throw UsageError("give either PAYLOAD.json or --event with build flags, not both") }
+            if !arguments.positionals.isEmpty { throw UsageError(.conflictingOptions, "give either PAYLOAD.json or --event with build flags, not both") }
             options.build = build
         } else {
             guard arguments.positionals.count == 1 else {
-                throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags")
+                throw UsageError(.badArguments, "give one PAYLOAD.json, or --event start|update|end with build flags")
             }
             options.payloadPath = arguments.positionals[0]
         }
@@ -86,8 +86,8 @@ struct SendRun {
         guard let request = try makeRequest(), clockAllows(request) else { return 1 }
         let broadcast: Bool
         if case .broadcast = request.destination { broadcast = true } else { broadcast = false }
-        if broadcast && !options.tokens.isEmpty { throw UsageError("a broadcast (--channel-id) takes no --token") }
-        if !broadcast && options.tokens.isEmpty { throw UsageError("give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)") }
+        if broadcast && !options.tokens.isEmpty { throw UsageError(.conflictingOptions, "a broadcast (--channel-id) takes no --token") }
+        if !broadcast && options.tokens.isEmpty { throw UsageError(.missingOption, "give --token HEX or --tokens-file FILE (or --channel-id for a broadcast)") }
         for warning in request.warnings where !options.json {
             printError("warning: \(warning.path): \(warning.message) [\(warning.code)]" + (warning.fix.map { "\n    fix: \($0)" } ?? ""))
         }
@@ -173,7 +173,7 @@ struct SendRun {
             files = .init(payload: "<built payload>")
             attempt = { schema throws(PushBuildError) in try made.get().build(schema: schema) }
         } else {
-            guard let path = options.payloadPath else { throw UsageError("give one PAYLOAD.json, or --event start|update|end with build flags") }
+            guard let path = options.payloadPath else { throw UsageError(.badArguments, "give one PAYLOAD.json, or --event start|update|end with build flags") }
             let body = try Inputs.bytes(path)
             var headers: APNsHeaders
             var positions: [String: SourcePosition] = [:]

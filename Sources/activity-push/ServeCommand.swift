@@ -68,7 +68,7 @@ let serveCommand = Command(
     }
     var outbox: Outbox?
     if let database {
-        do { outbox = try Outbox.open(database: database) } catch { throw UsageError("--database: \(error)") }
+        do { outbox = try Outbox.open(database: database) } catch { throw UsageError(.refused, option: "--database", "--database: \(error)") }
     }
 
     let configuration = ConsoleConfiguration(
@@ -82,7 +82,7 @@ let serveCommand = Command(
     // URL is printed is kept for the wait below instead of being lost (handlers installed after the banner once
     // let a quick SIGTERM go unanswered, and the server never stopped).
     let server: ConsoleServer
-    do { server = try ConsoleServer(host: host, port: port, api: api) } catch { throw UsageError("\(error)") }
+    do { server = try ConsoleServer(host: host, port: port, api: api) } catch { throw UsageError(refused: error, option: (error as? HTTPServerError)?.option) }
 
     // The URL alone on the first line, written straight to the file descriptor so a pipe sees it at once.
     FileHandle.standardOutput.write(Data((server.url + "\n").utf8))

@@ -65,11 +65,11 @@ let workerCommand = Command(
     try connection.requireCredentials()
     var policy = QueueRetryPolicy()
     if let maxAttempts = try arguments.value(WorkerFlags.maxAttempts) {
-        guard maxAttempts >= 1 else { throw UsageError("--max-attempts must be at least 1") }
+        guard maxAttempts >= 1 else { throw UsageError(.badValue, option: "--max-attempts", "--max-attempts must be at least 1") }
         policy.maxAttempts = maxAttempts
     }
     if let delay = try arguments.value(WorkerFlags.serverErrorDelay) {
-        guard delay >= 0 else { throw UsageError("--server-error-delay must not be negative") }
+        guard delay >= 0 else { throw UsageError(.badValue, option: "--server-error-delay", "--server-error-delay must not be negative") }
         policy.serverErrorDelaySeconds = delay
     }
     var options = WorkerOptions(environment: connection.namedEnvironment, credential: try arguments.defaultedValue(CommonOptions.credential),
@@ -77,24 +77,24 @@ let workerCommand = Command(
     if let name = try arguments.value(WorkerFlags.name) { options.name = name }
     for flag in [WorkerFlags.batch, WorkerFlags.window] where arguments.isGiven(flag) {
         if let window = try arguments.value(flag) {
-            guard (1...100_000).contains(window) else { throw UsageError("\(flag.spec.name) must be between 1 and 100000") }
+            guard (1...100_000).contains(window) else { throw UsageError(.badValue, option: flag.spec.name, "\(flag.spec.name) must be between 1 and 100000") }
             options.window = window
         }
     }
     if let lease = try arguments.value(WorkerFlags.lease) {
-        guard lease > 0 else { throw UsageError("--lease must be positive seconds") }
+        guard lease > 0 else { throw UsageError(.badValue, option: "--lease", "--lease must be positive seconds") }
         options.leaseSeconds = lease
     }
     if let deadline = try arguments.value(WorkerFlags.pushDeadline) {
-        guard deadline > 0 else { throw UsageError("--push-deadline must be positive seconds") }
+        guard deadline > 0 else { throw UsageError(.badValue, option: "--push-deadline", "--push-deadline must be positive seconds") }
         options.pushDeadlineSeconds = deadline
     }
     if let outage = try arguments.value(WorkerFlags.databaseOutage) {
-        guard outage >= 0 else { throw UsageError("--database-outage must not be negative") }
+        guard outage >= 0 else { throw UsageError(.badValue, option: "--database-outage", "--database-outage must not be negative") }
         options.databaseOutageSeconds = outage
     }
     if let drainWait = try arguments.value(WorkerFlags.drainWait) {
-        guard drainWait >= 0 else { throw UsageError("--drain-wait must not be negative") }
+        guard drainWait >= 0 else { throw UsageError(.badValue, option: "--drain-wait", "--drain-wait must not be negative") }
         options.drainWaitSeconds = drainWait
     }
     let connections = try arguments.defaultedValue(WorkerFlags.connections)
@@ -102,7 +102,7 @@ let workerCommand = Command(
 
     let token = try connection.providerToken()
     let outbox: Outbox
-    do { outbox = try Outbox.open(database: database) } catch { throw UsageError("\(error)") }
+    do { outbox = try Outbox.open(database: database) } catch { throw UsageError(refused: error, option: "--database") }
     let client = try APNsClient(environment: env, token: token,
                                 transport: HTTP2TransportConfiguration(caFile: connection.caFile, connections: max(1, connections),
                                                                        requestTimeoutSeconds: options.effectivePushDeadlineSeconds))

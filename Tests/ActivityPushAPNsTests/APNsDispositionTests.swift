@@ -117,10 +117,15 @@ final class APNsDispositionTests: XCTestCase {
 
     func testDeviceTokenMustBeHex() throws {
         XCTAssertEqual(try APNsClient.checkedToken("ABCDEF0123"), "abcdef0123")
-        XCTAssertThrowsError(try APNsClient.checkedToken("abc"))
-        XCTAssertThrowsError(try APNsClient.checkedToken("zz"))
-        XCTAssertThrowsError(try APNsClient.checkedToken(""))
-        XCTAssertThrowsError(try APNsClient.checkedToken("<abcd>"))
+        for text in ["abc", "zz", "", "<abcd>"] {
+            XCTAssertThrowsError(try APNsClient.checkedToken(text)) { error in
+                XCTAssertEqual((error as? APNsRequestError)?.kind, .badDeviceToken, text)
+                XCTAssertEqual((error as? APNsRequestError)?.redactedToken, DeviceToken.redacted(text), text)
+            }
+        }
+        XCTAssertThrowsError(try APNsClient.checkedToken("zz")) { error in
+            XCTAssertEqual("\(error)", "device token '**' is not hex; " + DeviceTokenError.fix)
+        }
         XCTAssertEqual(DeviceToken.redacted("0123456789abcdef0123"), "0123…0123")
     }
 }

@@ -130,6 +130,8 @@ final class HTTP2PoolSchedulerTests: XCTestCase {
         actions = s.poll(now: 1.2)
         XCTAssertTrue(actions.contains(.close(1)), "drained: closed")
         s.connectionEstablished(2, now: 1.3)
+        XCTAssertTrue(starts(s.poll(now: 1.3)).isEmpty, "nothing before the peer's SETTINGS preface")
+        s.prefaceReceived(2)
         XCTAssertEqual(starts(s.poll(now: 1.3)).map(\.request), [12], "resent on the new connection (one until warm)")
         XCTAssertEqual(s.counters.failures, 0)
     }
@@ -231,16 +233,18 @@ final class HTTP2PoolSchedulerTests: XCTestCase {
         var (s, next) = warmScheduler(p)
         s.enqueue(10, now: 1)
         var failed: [Int: HTTP2StreamFailure] = [:]
+        var now = 1.0
         for _ in 0..<3 {
-            let actions = s.poll(now: 1)
+            let actions = s.poll(now: now)
             failed.merge(failures(actions)) { $1 }
             guard starts(actions).count == 1 else { break }
             s.streamOpened(10, on: 1, streamID: next)
             s.requestWritten(on: 1, streamID: next)
-            s.streamClosed(on: 1, streamID: next, errorCode: Scheduler.refusedStreamCode, now: 1)
+            s.streamClosed(on: 1, streamID: next, errorCode: Scheduler.refusedStreamCode, now: now)
             next += 2
+            now += p.refusedBackoffCapSeconds   // resends after the first wait for their backoff
         }
-        failed.merge(failures(s.poll(now: 1))) { $1 }
+        failed.merge(failures(s.poll(now: now))) { $1 }
         XCTAssertEqual(failed[10]?.kind, .refused)
         XCTAssertEqual(s.counters.refused, 3)
     }
@@ -273,5 +277,115 @@ final class HTTP2PoolSchedulerTests: XCTestCase {
         s.failQueued(message: "the client was shut down")
         XCTAssertEqual(failures(s.poll(now: 0))[1]?.kind, .notSent)
         XCTAssertEqual(s.outstanding, 0)
+    }
+
+    // MARK: Refusal backoff, peers that never speak HTTP/2, malformed answers
+
+    func testRepeatedRefusalsBackOffThenEndRefusedNotProcessed() {
+        var p = policy()
+        p.maxRefusedResends = 5
+        p.refusedBackoffSeconds = 0.01
+        p.refusedBackoffCapSeconds = 0.05
+        var (s, next) = warmScheduler(p)
+        s.enqueue(10, now: 1)
+        var now = 1.0
+        var startTimes: [Double] = []
+        var failed: [Int: HTTP2StreamFailure] = [:]
+        for _ in 0..<200 {   // bounded: 200 polls, 5 ms apart
+            let actions = s.poll(now: now)
+            failed.merge(failures(actions)) { $1 }
+            if failed[10] != nil { break }
+            if starts(actions).count == 1 {
+                startTimes.append(now)
+                s.streamOpened(10, on: 1, streamID: next)
+                s.requestWritten(on: 1, streamID: next)
+                s.streamClosed(on: 1, streamID: next, errorCode: Scheduler.refusedStreamCode, now: now)
+                next += 2
+                continue   // the first refusal is resent in the same turn
+            }
+            XCTAssertNotNil(s.nextWakeup(), "a delayed resend is a wake-up")
+            now += 0.005
+        }
+        XCTAssertEqual(failed[10]?.kind, .refused)
+        XCTAssertTrue(failed[10]?.message.contains("not processed") ?? false, failed[10]?.message ?? "")
+        XCTAssertEqual(startTimes.count, 6, "the first send and 5 resends, then the cap")
+        XCTAssertEqual(s.counters.refused, 6)
+        let gaps = zip(startTimes.dropFirst(), startTimes).map { $0 - $1 }
+        XCTAssertEqual(gaps[0], 0, accuracy: 1e-9, "the first refusal is resent at once (a GOAWAY's streams)")
+        for (k, gap) in gaps.enumerated().dropFirst() {
+            let expected = min(0.05, 0.01 * Double(1 << (k - 1)))
+            XCTAssertGreaterThanOrEqual(gap, expected - 1e-9, "resend \(k + 1) waited \(gap) s, backoff \(expected) s")
+        }
+    }
+
+    func testDelayedRefusedRequestStillHonoursItsDeadline() {
+        var p = policy()
+        p.requestTimeoutSeconds = 0.5
+        p.refusedBackoffSeconds = 1
+        var (s, next) = warmScheduler(p)
+        s.enqueue(10, now: 1)
+        for _ in 0..<2 {
+            XCTAssertEqual(starts(s.poll(now: 1)).map(\.request), [10])
+            s.streamOpened(10, on: 1, streamID: next)
+            s.requestWritten(on: 1, streamID: next)
+            s.streamClosed(on: 1, streamID: next, errorCode: Scheduler.refusedStreamCode, now: 1)
+            next += 2
+        }
+        XCTAssertTrue(starts(s.poll(now: 1.2)).isEmpty, "backing off")
+        let failed = failures(s.poll(now: 1.5))
+        XCTAssertEqual(failed[10]?.kind, .refused, "deadline while waiting to resend: refused, never processed")
+        XCTAssertEqual(s.outstanding, 0)
+    }
+
+    func testPeerThatNeverSpeaksHTTP2EndsNotSentWithoutAConnectionPerRequest() {
+        var s = Scheduler(policy: policy())
+        for id in 1...100 { s.enqueue(id, now: 0) }
+        var connects = 0
+        var failed: [Int: HTTP2StreamFailure] = [:]
+        var now = 0.0
+        for _ in 0..<10 {
+            let actions = s.poll(now: now)
+            failed.merge(failures(actions)) { $1 }
+            guard case .connect(let cid)? = actions.first(where: { if case .connect = $0 { return true } else { return false } }) else { break }
+            connects += 1
+            s.connectionEstablished(cid, now: now)   // TCP (+TLS) up, our preface sent; the peer sent no frame
+            XCTAssertTrue(starts(s.poll(now: now)).isEmpty, "no request before the peer's SETTINGS preface")
+            now += 0.1
+            s.connectionLost(cid, message: "HTTP/2 protocol error from the server", now: now)
+        }
+        failed.merge(failures(s.poll(now: now))) { $1 }
+        XCTAssertEqual(connects, 2, "tried once more, not once per request")
+        XCTAssertEqual(failed.count, 100)
+        XCTAssertTrue(failed.values.allSatisfy { $0.kind == .notSent }, "nothing can have been processed: \(Set(failed.values.map(\.kind)))")
+        XCTAssertEqual(s.counters.mayHaveBeenProcessed, 0)
+        XCTAssertEqual(s.counters.notSent, 100)
+        XCTAssertEqual(s.counters.streamsOpened, 0)
+    }
+
+    func testLossAfterThePeersPrefaceStillSplitsWrittenFromUnwritten() {
+        var s = Scheduler(policy: policy())
+        s.enqueue(1, now: 0)
+        _ = s.poll(now: 0)
+        s.connectionEstablished(1, now: 0)
+        s.prefaceReceived(1)
+        _ = s.poll(now: 0)
+        s.streamOpened(1, on: 1, streamID: 1)
+        s.requestWritten(on: 1, streamID: 1)
+        s.connectionLost(1, message: "the server closed the connection", now: 0.1)
+        XCTAssertEqual(failures(s.poll(now: 0.1))[1]?.kind, .mayHaveBeenProcessed, "an HTTP/2 server may have processed it")
+    }
+
+    func testMalformedAnswerIsMayHaveBeenProcessedNotAResponse() {
+        var (s, _) = warmScheduler(policy())
+        s.enqueue(10, now: 1)
+        _ = s.poll(now: 1)
+        s.streamOpened(10, on: 1, streamID: 3)
+        s.requestWritten(on: 1, streamID: 3)
+        s.streamMalformed(on: 1, streamID: 3, message: ":status 099 is not 100–599", now: 1.1)
+        let failed = failures(s.poll(now: 1.1))
+        XCTAssertEqual(failed[10]?.kind, .mayHaveBeenProcessed)
+        XCTAssertTrue(failed[10]?.message.contains("099") ?? false)
+        XCTAssertEqual(s.counters.responses, 1, "only the warm-up answer")
+        XCTAssertNil(s.answered(on: 1, streamID: 3, status: 200, now: 1.2), "the stream is settled")
     }
 }

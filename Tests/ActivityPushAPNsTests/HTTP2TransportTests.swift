@@ -85,7 +85,13 @@ final class HTTP2TransportTests: XCTestCase {
 
     func testBadProxyVariableIsAClearError() {
         XCTAssertThrowsError(try HTTP2Transport(environment: ["https_proxy": "socks5://proxy:1080"])) { error in
-            XCTAssertTrue("\(error)".contains("https_proxy"), "\(error)")
+            XCTAssertEqual((error as? APNsTransportError)?.kind, .notSent, "\(error)")
+            XCTAssertEqual("\(error)".contains("https_proxy=socks5://proxy:1080: not an http:// proxy URL; set https_proxy to http://[user:password@]host:port"),
+                           true, "the message names the variable and the fix: \(error)")
+        }
+        XCTAssertThrowsError(try HTTP2ClientConfiguration.proxySettings(from: ["HTTPS_PROXY": "https://proxy:443"])) { error in
+            XCTAssertEqual((error as? HTTP2ClientError)?.kind, .badProxy)
+            XCTAssertEqual((error as? HTTP2ClientError)?.setting, "HTTPS_PROXY")
         }
     }
 
@@ -146,10 +152,12 @@ final class HTTP2TransportTests: XCTestCase {
 final class ConnectProxy: Sendable {
     let port: Int
     private let listenFD: Int32
-    private let state = Mutex<(requests: [String], stopping: Bool)>(([], false))
+    private let state = Mutex<(requests: [String], heads: [String], stopping: Bool)>(([], [], false))
     private let done = DispatchSemaphore(value: 0)
 
     var requests: [String] { state.withLock { $0.requests } }
+    /// Every CONNECT head as received (request line and header fields).
+    var heads: [String] { state.withLock { $0.heads } }
 
     init(answer: String = "HTTP/1.1 200 Connection established") throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -163,7 +171,7 @@ final class ConnectProxy: Sendable {
                 bind(fd, raw, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, raw, &length) == 0
             }
         }
-        guard fd >= 0, bound else { throw HTTP2ClientError("proxy: cannot listen") }
+        guard fd >= 0, bound else { throw HTTP2ClientError(.eventLoop, "test proxy: cannot listen") }
         listenFD = fd
         port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in
@@ -219,7 +227,10 @@ final class ConnectProxy: Sendable {
             if head.count >= 4, head.suffix(4) == [13, 10, 13, 10] { break }
         }
         let line = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
-        state.withLock { $0.requests.append(line) }
+        state.withLock {
+            $0.requests.append(line)
+            $0.heads.append(String(decoding: head, as: UTF8.self))
+        }
         let reply = Array((answer + "\r\n\r\n").utf8)
         _ = send(client, reply, reply.count, Int32(MSG_NOSIGNAL))
         guard answer.contains(" 200 "), line.hasPrefix("CONNECT "),

@@ -93,20 +93,31 @@ final class ProviderTokenTests: XCTestCase {
         XCTAssertFalse(String(describing: token).contains("PRIVATE"))
     }
 
+    /// Each refusal by kind and fields; one rendered message is checked to name the file and the fix.
     func testRefusesMissingFileNonPEMAndNonP256Keys() throws {
-        XCTAssertThrowsError(try ProviderToken(keyFile: "/nonexistent/AuthKey.p8", keyID: "ABC123DEFG", teamID: "TEAMID1234")) {
-            XCTAssertTrue("\($0)".contains("/nonexistent/AuthKey.p8"))
+        func refusal(_ body: () throws -> ProviderToken) -> ProviderTokenError? {
+            do { _ = try body(); return nil } catch { return error as? ProviderTokenError }
         }
-        XCTAssertThrowsError(try ProviderToken(pem: Array("hello".utf8), keyID: "ABC123DEFG", teamID: "TEAMID1234")) {
-            XCTAssertTrue("\($0)".contains("PKCS#8"))
-        }
+        let missing = refusal { try ProviderToken(keyFile: "/nonexistent/AuthKey.p8", keyID: "ABC123DEFG", teamID: "TEAMID1234") }
+        XCTAssertEqual(missing?.kind, .unreadableKeyFile)
+        XCTAssertEqual(missing?.source, "/nonexistent/AuthKey.p8")
+        XCTAssertEqual(missing?.description,
+                       "/nonexistent/AuthKey.p8: cannot read the key file; check that it exists and that this user may read it")
+        let notPEM = refusal { try ProviderToken(pem: Array("hello".utf8), keyID: "ABC123DEFG", teamID: "TEAMID1234") }
+        XCTAssertEqual(notPEM?.kind, .notPKCS8)
+        XCTAssertEqual(notPEM?.source, "key")
         let p384 = TestKeys.generate(group: "P-384")
         defer { EVP_PKEY_free(p384) }
-        XCTAssertThrowsError(try ProviderToken(pem: TestKeys.pkcs8PEM(p384), keyID: "ABC123DEFG", teamID: "TEAMID1234")) {
-            XCTAssertTrue("\($0)".contains("P-256"))
-        }
+        XCTAssertEqual(refusal { try ProviderToken(pem: TestKeys.pkcs8PEM(p384), keyID: "ABC123DEFG", teamID: "TEAMID1234") }?.kind,
+                       .notP256)
         let key = TestKeys.generate()
         defer { EVP_PKEY_free(key) }
-        XCTAssertThrowsError(try ProviderToken(pem: TestKeys.pkcs8PEM(key), keyID: "ABC 123", teamID: "TEAMID1234"))
+        let badKeyID = refusal { try ProviderToken(pem: TestKeys.pkcs8PEM(key), keyID: "ABC 123", teamID: "TEAMID1234") }
+        XCTAssertEqual(badKeyID?.kind, .badKeyID)
+        XCTAssertEqual(badKeyID?.field, "key-id")
+        XCTAssertNil(badKeyID?.source)
+        let badTeamID = refusal { try ProviderToken(pem: TestKeys.pkcs8PEM(key), keyID: "ABC123DEFG", teamID: "") }
+        XCTAssertEqual(badTeamID?.kind, .badTeamID)
+        XCTAssertEqual(badTeamID?.field, "team-id")
     }
 }

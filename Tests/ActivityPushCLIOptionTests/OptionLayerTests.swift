@@ -1,3 +1,4 @@
+import Foundation
 import ActivityPushCore
 import Testing
 @testable import activity_push
@@ -20,6 +21,12 @@ import Testing
 
     func usageError(_ body: () throws -> Void) -> String? {
         do { try body() } catch let error as UsageError { return error.description } catch { return "not a UsageError: \(error)" }
+        return nil
+    }
+
+    /// The usage error `body` throws, nil when it throws none (or another error).
+    func refusal(_ body: () throws -> Void) -> UsageError? {
+        do { try body() } catch { return error as? UsageError }
         return nil
     }
 
@@ -54,19 +61,29 @@ import Testing
     }
 
     @Test func unknownOptionsAreRefusedWithTheNearestSpelling() {
-        #expect(usageError { _ = try parse(["--cuont", "3"]) } == "unknown option --cuont; did you mean --count?")
+        let misspelt = refusal { _ = try parse(["--cuont", "3"]) }
+        #expect(misspelt?.kind == .unknownOption && misspelt?.option == "--cuont")
+        #expect(misspelt?.fix == "did you mean --count?")
+        #expect(misspelt?.description == "unknown option --cuont; did you mean --count?")
         #expect(usageError { _ = try parse(["--verb"]) } == "unknown option --verb; did you mean --verbose?")
         #expect(usageError { _ = try parse(["--zzzzzzzz"]) } == "unknown option --zzzzzzzz; 'activity-push demo --help' lists the options")
     }
 
     @Test func badValuesNameTheOptionAndTheFix() throws {
-        #expect(usageError { _ = try parse(["--name"]) } == "--name needs a value (--name NAME)")
-        #expect(usageError { _ = try parse(["--count", "many"]).value(Self.count) } == "--count expects an integer, got 'many'")
-        #expect(usageError { _ = try parse(["--format", "yaml"]).value(Self.format) } == "--format must be text or json, got 'yaml'")
+        let noValue = refusal { _ = try parse(["--name"]) }
+        #expect(noValue?.kind == .missingValue && noValue?.option == "--name")
+        #expect(noValue?.description == "--name needs a value (--name NAME)")
+        let notANumber = refusal { _ = try parse(["--count", "many"]).value(Self.count) }
+        #expect(notANumber?.kind == .badValue && notANumber?.option == "--count")
+        let notAChoice = refusal { _ = try parse(["--format", "yaml"]).value(Self.format) }
+        #expect(notAChoice?.kind == .badValue && notAChoice?.option == "--format")
+        #expect(notAChoice?.description == "--format must be text or json, got 'yaml'")
+        #expect(refusal { try parse(["extra"]).expectNoPositionals() }?.kind == .badArguments)
         let seconds = Option<Double>.decimal("--lease", help: "lease")
         for text in ["0x10", "nan", "inf", "1e999", "ten"] {
             let parsed = try ParsedArguments(["--lease", text], options: [seconds.spec], commandPath: "demo", environment: [:])
-            #expect(usageError { _ = try parsed.value(seconds) } == "--lease expects a decimal number, got '\(text)'")
+            let refused = refusal { _ = try parsed.value(seconds) }
+            #expect(refused?.kind == .badValue && refused?.option == "--lease", "\(text)")
         }
         let environment = APNsConnectionOptions.environment
         let parsed = try ParsedArguments(["--env", "prod"], options: [environment.spec], commandPath: "demo", environment: [:])
@@ -83,8 +100,14 @@ import Testing
         #expect(try parse(["--key", "s3cret"]).secret(Self.keyPath, file: Self.secretFile) == "s3cret")
         #expect(try parse([], environment: ["TEST_KEY": "fromenv"]).secret(Self.keyPath, file: Self.secretFile) == "fromenv")
         #expect(try parse([]).secret(Self.keyPath, file: Self.secretFile) == nil)
-        #expect(usageError { _ = try parse(["--key", "a", "--key-file", "/dev/null"]).secret(Self.keyPath, file: Self.secretFile) }
-                == "--key and --key-file exclude each other; keep --key-file")
+        let both = refusal { _ = try parse(["--key", "a", "--key-file", "/dev/null"]).secret(Self.keyPath, file: Self.secretFile) }
+        #expect(both?.kind == .conflictingOptions && both?.option == "--key" && both?.fix == "keep --key-file")
+        #expect(both?.description == "--key and --key-file exclude each other; keep --key-file")
+        let emptyFile = FileManager.default.temporaryDirectory.appendingPathComponent("empty-secret-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: emptyFile, contents: Data()))
+        defer { try? FileManager.default.removeItem(atPath: emptyFile) }
+        let empty = refusal { _ = try parse(["--key-file", emptyFile]).secret(Self.keyPath, file: Self.secretFile) }
+        #expect(empty?.kind == .badInput && empty?.option == "--key-file" && empty?.file == emptyFile)
     }
 
     @Test func helpIsWrittenFromTheDeclarations() {
@@ -157,10 +180,19 @@ import Testing
         #expect(credentials.keyID == "ABC123DEFG" && credentials.teamID == "TEAM123456")
         let mock = try connection(["--env", "production", "--url", "http://127.0.0.1:2197/"])
         #expect(mock.environment == .custom("http://127.0.0.1:2197") && mock.namedEnvironment == .production)
-        #expect(usageError { _ = try connection(["--url", "https://user:pw@example.com"]) }?.contains("must not carry a user name") == true)
-        #expect(usageError { try connection([]).requireCredentials() }?.hasPrefix("--auth-key AuthKey_KEYID.p8") == true)
-        #expect(usageError { try connection(["--auth-key", "key.p8"]).requireCredentials() }?.hasPrefix("--key-id is required") == true)
-        #expect(usageError { _ = try connection(["--team-id", "T"]).optionalProviderToken() } == "--team-id and --key-id need --auth-key")
+        let userInURL = refusal { _ = try connection(["--url", "https://user:pw@example.com"]) }
+        #expect(userInURL?.kind == .badValue && userInURL?.option == "--url")
+        let noKey = refusal { try connection([]).requireCredentials() }
+        #expect(noKey?.kind == .missingOption && noKey?.option == "--auth-key")
+        let noKeyID = refusal { try connection(["--auth-key", "key.p8"]).requireCredentials() }
+        #expect(noKeyID?.kind == .missingOption && noKeyID?.option == "--key-id")
+        let teamWithoutKey = refusal { _ = try connection(["--team-id", "T"]).optionalProviderToken() }
+        #expect(teamWithoutKey?.kind == .conflictingOptions && teamWithoutKey?.option == "--auth-key")
+        let missingKeyFile = refusal {
+            _ = try connection(["--auth-key", "/nonexistent/AuthKey_ABC123DEFG.p8", "--team-id", "TEAM123456"]).providerToken()
+        }
+        #expect(missingKeyFile?.kind == .refused && missingKeyFile?.cause == "unreadable-key-file")
+        #expect(missingKeyFile?.file == "/nonexistent/AuthKey_ABC123DEFG.p8")
         #expect(try connection([]).optionalProviderToken() == nil)
     }
 

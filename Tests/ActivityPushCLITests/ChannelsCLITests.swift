@@ -51,6 +51,23 @@ final class ChannelsCLITests: XCTestCase {
         XCTAssertEqual(entries.map { $0["channelID"] as? String }, [channelID])
         XCTAssertEqual(entries.first?["presence"] as? String, "both")
 
+        // An activity on the registered channel: its start carries input-push-channel; the registry links them.
+        let database = ["--database", directory + "/queue.sqlite", "--bundle-id", "com.example.kora"]
+        let token = try CLI.run(["activities", "token", "--kind", "push-to-start", "--device", "phone-1", "--type", "KORAActivityAttributes",
+                                 "--token", String(repeating: "ab", count: 80)] + database)
+        XCTAssertEqual(token.status, 0, token.stderr)
+        let started = try CLI.run(["activities", "start", "--id", "match-7", "--device", "phone-1", "--type", "KORAActivityAttributes",
+                                   "--attributes-json", #"{"eventID":"ev-7","venueName":"Hall B"}"#,
+                                   "--content-state-json", #"{"phase":"doors-open","minutesLeft":30}"#,
+                                   "--alert-title", "Doors", "--alert-body", "Open", "--channel-id", channelID, "--format", "json"] + database)
+        XCTAssertEqual(started.status, 0, started.stderr)
+        XCTAssertTrue(started.stdout.contains(channelID), started.stdout)
+        let unknownChannel = try CLI.run(["activities", "start", "--id", "match-8", "--type", "KORAActivityAttributes",
+                                          "--attributes-json", "{}", "--content-state-json", "{}", "--alert-title", "t", "--alert-body", "b",
+                                          "--channel-id", "bm90LWEtY2hhbm5lbA=="] + database)
+        XCTAssertEqual(unknownChannel.status, 1, unknownChannel.stderr)
+        XCTAssertTrue(unknownChannel.stderr.contains("not a live channel"), unknownChannel.stderr)
+
         let deleted = try CLI.run(["channels", "delete", channelID] + common)
         XCTAssertEqual(deleted.status, 0, deleted.stderr)
         let unknown = try CLI.run(["channels", "delete", "bm90LWEtY2hhbm5lbA==", "--bundle-id", "com.example.kora"] + common)

@@ -70,7 +70,9 @@ final class ConsoleServerTests: XCTestCase {
 
     func testNonLoopbackNeedsAToken() throws {
         XCTAssertThrowsError(try ConsoleServer(host: "0.0.0.0", port: 0, api: try S.api())) { e in
-            XCTAssertTrue("\(e)".contains("--api-token"))
+            XCTAssertEqual((e as? HTTPServerError)?.kind, .needsAPIToken)
+            XCTAssertEqual((e as? HTTPServerError)?.option, "--api-token-file")
+            XCTAssertTrue("\(e)".contains("--api-token-file PATH"), "the message names the fix: \(e)")
         }
         let s = try ConsoleServer(host: "0.0.0.0", port: 0, api: try S.api(token: "t0ken"))
         defer { s.http.stop() }
@@ -82,12 +84,19 @@ final class ConsoleServerTests: XCTestCase {
 
     func testBadHostAndBusyPortAreClearErrors() throws {
         XCTAssertThrowsError(try ConsoleServer(host: "example.com", port: 0, api: try S.api())) { e in
-            XCTAssertTrue("\(e)".contains("not a numeric IP address"))
+            XCTAssertEqual((e as? HTTPServerError)?.kind, .notNumericHost)
+            XCTAssertEqual((e as? HTTPServerError)?.host, "example.com")
+            XCTAssertEqual("\(e)", "--host 'example.com' is not a numeric IP address; use e.g. 127.0.0.1, ::1 or 0.0.0.0")
+        }
+        XCTAssertThrowsError(try HTTPServer(host: "127.0.0.1", port: 70000) { _ in HTTPResponse(status: 200) }) { e in
+            XCTAssertEqual((e as? HTTPServerError)?.kind, .badPort)
+            XCTAssertEqual((e as? HTTPServerError)?.port, 70000)
         }
         let s = try server()
         defer { s.http.stop() }
         XCTAssertThrowsError(try ConsoleServer(host: "127.0.0.1", port: s.http.port, api: try S.api())) { e in
-            XCTAssertTrue("\(e)".contains("cannot listen"), "\(e)")
+            XCTAssertEqual((e as? HTTPServerError)?.kind, .cannotListen, "\(e)")
+            XCTAssertEqual((e as? HTTPServerError)?.port, s.http.port)
         }
     }
 

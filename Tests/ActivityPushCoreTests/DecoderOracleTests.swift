@@ -323,6 +323,10 @@ final class DecoderOracleTests: XCTestCase {
                 inner.mutations(value, valid: v, depth: depth + 1)
                 for m in inner.results { results.append(Mutation(label: "[k] " + m.label, json: "{\(Self.dictionaryKey(key)): \(m.json)}")) }
                 if case .integer = key.unwrapped { results.append(Mutation(label: "non-integer key", json: "{\"x\": \(v)}")) }
+                if case .enumeration = key.unwrapped {
+                    results.append(Mutation(label: "key not a raw value", json: "{\"notACase\": \(v)}"))
+                    results.append(Mutation(label: "second key not a raw value", json: "{\(Self.dictionaryKey(key)): \(v), \"9\": \(v)}"))
+                }
             case .object(let s):
                 objectMutations(s, depth: depth)
             case .enumeration(let e) where e.rawType == nil:

@@ -4,23 +4,27 @@ import XCTest
 
 /// Errors name the file (and line) and say the fix.
 final class SchemaReaderErrorTests: XCTestCase {
-    private func message(_ body: () throws -> ActivitySchema) -> String {
+    private func refusal(_ body: () throws -> ActivitySchema, file: StaticString = #filePath,
+                         line: UInt = #line) -> SchemaReadError? {
         do {
             _ = try body()
-            XCTFail("expected SchemaReadError")
-            return ""
-        } catch let e as SchemaReadError {
-            return e.message
+            XCTFail("expected SchemaReadError", file: file, line: line)
+        } catch let error as SchemaReadError {
+            return error
         } catch {
-            XCTFail("unexpected \(error)")
-            return ""
+            XCTFail("unexpected \(error)", file: file, line: line)
         }
+        return nil
     }
 
+    /// The rendered message names the file and says the fix.
     func testMissingPath() {
-        let m = message { try SwiftSourceReader.read(paths: ["/nonexistent/Attributes.swift"]) }
-        XCTAssertTrue(m.contains("/nonexistent/Attributes.swift"))
-        XCTAssertTrue(m.contains("Fix:"))
+        let error = refusal { try SwiftSourceReader.read(paths: ["/nonexistent/Attributes.swift"]) }
+        XCTAssertEqual(error?.kind, .notFound)
+        XCTAssertEqual(error?.file, "/nonexistent/Attributes.swift")
+        let message = error?.message ?? ""
+        XCTAssertTrue(message.contains("/nonexistent/Attributes.swift"), message)
+        XCTAssertTrue(message.hasSuffix(". Fix: \(error?.fix ?? "?")."), message)
     }
 
     func testFolderWithoutSwiftFiles() throws {
@@ -28,8 +32,9 @@ final class SchemaReaderErrorTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("x".utf8).write(to: dir.appendingPathComponent("notes.txt"))
-        let m = message { try SwiftSourceReader.read(paths: [dir.path]) }
-        XCTAssertTrue(m.contains(dir.path) && m.contains("no .swift file"), m)
+        let error = refusal { try SwiftSourceReader.read(paths: [dir.path]) }
+        XCTAssertEqual(error?.kind, .noSwiftFile)
+        XCTAssertEqual(error?.file, dir.path)
     }
 
     func testUnreadableFile() throws {
@@ -38,29 +43,34 @@ final class SchemaReaderErrorTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("Latin1.swift")
         try Data([0x73, 0x74, 0x72, 0x75, 0x63, 0x74, 0x20, 0xE9, 0xFF]).write(to: file)
-        let m = message { try SwiftSourceReader.read(paths: [file.path]) }
-        XCTAssertTrue(m.contains("Latin1.swift") && m.contains("UTF-8"), m)
+        let error = refusal { try SwiftSourceReader.read(paths: [file.path]) }
+        XCTAssertEqual(error?.kind, .notUTF8)
+        XCTAssertEqual(error?.file, file.path)
     }
 
     func testNoActivityAttributesType() {
-        let m = message { try SchemaTestSupport.read("struct Plain: Codable { var a: Int }", file: "Plain.swift") }
-        XCTAssertTrue(m.contains("Plain.swift") && m.contains("ActivityAttributes") && m.contains("Fix:"), m)
+        let error = refusal { try SchemaTestSupport.read("struct Plain: Codable { var a: Int }", file: "Plain.swift") }
+        XCTAssertEqual(error?.kind, .noActivityAttributes)
+        XCTAssertTrue(error?.message.contains("Plain.swift") ?? false, error?.message ?? "")
+        XCTAssertNotNil(error?.fix)
     }
 
     func testSyntaxProblemsNameFileAndLine() {
-        let cases: [(String, String)] = [
-            ("struct A: ActivityAttributes {\n  var a: Int\n", "Open.swift:1:"),
-            ("struct A: ActivityAttributes {\n  var s = \"abc\n}\n", "Str.swift:2:"),
-            ("struct A: ActivityAttributes {}\n/* never closed\n", "Comment.swift:2:"),
-            ("struct A: ActivityAttributes {\n  func f() { let x = (1, 2 }\n}\n", "Paren.swift:2:"),
-            ("}\nstruct A: ActivityAttributes {}\n", "Close.swift:1:"),
-            ("struct A: ActivityAttributes {\n  let t = \"\"\"\n  open\n}\n", "Multi.swift:2:"),
+        let cases: [(text: String, file: String, line: Int)] = [
+            ("struct A: ActivityAttributes {\n  var a: Int\n", "Open.swift", 1),
+            ("struct A: ActivityAttributes {\n  var s = \"abc\n}\n", "Str.swift", 2),
+            ("struct A: ActivityAttributes {}\n/* never closed\n", "Comment.swift", 2),
+            ("struct A: ActivityAttributes {\n  func f() { let x = (1, 2 }\n}\n", "Paren.swift", 2),
+            ("}\nstruct A: ActivityAttributes {}\n", "Close.swift", 1),
+            ("struct A: ActivityAttributes {\n  let t = \"\"\"\n  open\n}\n", "Multi.swift", 2),
         ]
-        for (text, prefix) in cases {
-            let file = String(prefix.split(separator: ":")[0])
-            let m = message { try SchemaTestSupport.read(text, file: file) }
-            XCTAssertTrue(m.hasPrefix(prefix), "\(file): \(m)")
-            XCTAssertTrue(m.contains("Fix:"), m)
+        for (text, file, line) in cases {
+            let error = refusal { try SchemaTestSupport.read(text, file: file) }
+            XCTAssertEqual(error?.kind, .syntax, file)
+            XCTAssertEqual(error?.file, file)
+            XCTAssertEqual(error?.line, line, file)
+            XCTAssertNotNil(error?.fix, file)
+            XCTAssertTrue(error?.message.hasPrefix("\(file):\(line): ") ?? false, error?.message ?? file)
         }
     }
 

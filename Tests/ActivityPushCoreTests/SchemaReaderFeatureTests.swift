@@ -192,7 +192,19 @@ final class SchemaReaderFeatureTests: XCTestCase {
         let missing = try XCTUnwrap(report.errors.first { $0.code.rawValue == "missing-required-key" && $0.path.hasPrefix("aps.content-state.light") })
         XCTAssertEqual(missing.path, "aps.content-state.light.blinking.hz")
         let text = missing.message + " " + (missing.fix ?? "")
-        XCTAssertTrue(text.contains("(Double)") && !text.contains("floating(") && !text.contains("IntegerKind"), text)
+        XCTAssertTrue(text.contains(": Double)") && !text.contains("floating(") && !text.contains("IntegerKind"), text)
+        // The fix names the Swift label and the JSON key, and a payload that sends the label is told to rename it.
+        XCTAssertTrue(missing.message.contains("Light.blinking.rate: Double"), missing.message)
+        XCTAssertEqual(missing.fix, "rename \"rate\" to \"hz\" (CodingKeys encode rate as \"hz\"; keys must match exactly; no snake_case conversion)")
+        let withoutRate = body.replacingOccurrences(of: #""rate": 2, "#, with: "")
+        let bare = Validator(schema: ActivitySchema(types: [lamp], files: [])).check(body: Array(withoutRate.utf8), nowUnixSeconds: 1_767_225_600)
+        let missingBare = try XCTUnwrap(bare.errors.first { $0.code.rawValue == "missing-required-key" && $0.path.hasPrefix("aps.content-state.light") })
+        XCTAssertEqual(missingBare.fix, "send \"hz\" (Double, the JSON key of rate), or make rate Optional in the app")
+        // The schema description keeps the label (check --schema reads it back).
+        let light = try XCTUnwrap(ActivitySchemaDescription.read(ActivitySchemaDescription.json(schema)).type(named: "LampAttributes"))
+        guard case .enumeration(let lightEnum)? = light.contentState.object?.property(forKey: "light")?.shape.unwrapped else { return XCTFail("light") }
+        XCTAssertEqual(lightEnum.cases.first { $0.name == "blinking" }?.associatedValueLabels, ["rate", "times"])
+        XCTAssertEqual(lightEnum.cases.first { $0.name == "blinking" }?.associatedValues.map(\.key), ["hz", "times"])
         // ISO 8601 with .withFractionalSeconds requires the fraction; an Int64 millisecond date keeps Int64's rules.
         let cs = try XCTUnwrap(lamp.contentState.object)
         XCTAssertEqual(cs.property(forKey: "at")?.shape.brief, "Date(iso8601 fractional)")

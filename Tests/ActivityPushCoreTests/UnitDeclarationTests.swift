@@ -65,8 +65,16 @@ final class UnitDeclarationTests: XCTestCase {
             let text = "\(error)"
             XCTAssertTrue(text.contains("activity-push.units:2") && text.contains("unix-seconds"), text)
         }
-        XCTAssertThrowsError(try declarations.add(text: "A unix-seconds extra\n", file: "u")) { XCTAssertTrue("\($0)".contains("u:1")) }
-        XCTAssertThrowsError(try declarations.add(text: "A: string\nA bool\n", file: "u")) { XCTAssertTrue("\($0)".contains("already declared at u:1")) }
+        XCTAssertThrowsError(try declarations.add(text: "A unix-seconds extra\n", file: "u")) { error in
+            XCTAssertEqual((error as? SchemaReadError)?.kind, .badUnits)
+            XCTAssertEqual((error as? SchemaReadError)?.file, "u")
+            XCTAssertEqual((error as? SchemaReadError)?.line, 1)
+        }
+        XCTAssertThrowsError(try declarations.add(text: "A: string\nA bool\n", file: "u")) { error in
+            XCTAssertEqual((error as? SchemaReadError)?.line, 2)
+            XCTAssertEqual((error as? SchemaReadError)?.fix, "keep one declaration")
+            XCTAssertTrue((error as? SchemaReadError)?.reason.hasSuffix("already declared at u:1") ?? false, "\(error)")
+        }
         var unknown = UnitDeclarations()
         XCTAssertNoThrow(try unknown.add(text: "Nowhere.at unix-seconds\n", file: "u"))
         XCTAssertThrowsError(try SwiftSourceReader.read(sources: [("A.swift", "struct A: ActivityAttributes { struct ContentState: Codable, Hashable {} }")], units: unknown)) {

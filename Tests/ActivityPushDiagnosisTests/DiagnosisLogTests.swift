@@ -133,19 +133,23 @@ final class DiagnosisLogTests: XCTestCase {
         XCTAssertNil(LogTimestamp.parse("yesterday"))
     }
 
+    /// The rendered message is one line, `reason; fix`, and the fix for an unknown format lists the known ones.
     func testBinaryCompressedUnknownAndEmptyInputsAreOneLineErrors() {
-        func message(_ bytes: [UInt8]) -> String? {
-            do { _ = try Self.analyse(bytes); return nil } catch let e as DeviceLogError { return e.description } catch { return "\(error)" }
+        func refusal(_ bytes: [UInt8]) -> DeviceLogError? {
+            do { _ = try Self.analyse(bytes); return nil } catch { return error as? DeviceLogError }
         }
-        let binary = message([0x62, 0x70, 0x00, 0x01, 0xff, 0x10])
-        XCTAssertTrue(binary?.contains("binary") ?? false, binary ?? "no error")
-        XCTAssertTrue(message([0x1f, 0x8b, 0x08, 0x00])?.contains("gzip") ?? false)
-        XCTAssertTrue(message([0xc3, 0x28, 0x41, 0x0a])?.contains("UTF-8") ?? false)
-        let unknown = message(Array("hello\nworld\n".utf8)) ?? ""
-        XCTAssertTrue(unknown.contains("unknown log format"), unknown)
-        for f in DeviceLogFormat.known { XCTAssertTrue(unknown.contains(f.format.rawValue), f.format.rawValue) }
-        XCTAssertFalse(unknown.contains("\n"))
-        XCTAssertTrue(message([])?.contains("empty") ?? false)
+        for bytes in [[0x62, 0x70, 0x00, 0x01, 0xff, 0x10], [0x1f, 0x8b, 0x08, 0x00], [0xc3, 0x28, 0x41, 0x0a]] as [[UInt8]] {
+            let error = refusal(bytes)
+            XCTAssertNotNil(error?.fix, "\(bytes): a binary, compressed or non-UTF-8 input says what to do")
+            XCTAssertEqual(error?.description, error.map { $0.reason + "; " + ($0.fix ?? "") }, "\(bytes)")
+        }
+        XCTAssertTrue(refusal([0x1f, 0x8b, 0x08, 0x00])?.fix?.contains("gunzip") ?? false)
+        let unknown = refusal(Array("hello\nworld\n".utf8))
+        let text = unknown?.description ?? ""
+        XCTAssertTrue(text.hasPrefix("\(unknown?.input ?? "?"): unknown log format"), text)
+        for f in DeviceLogFormat.known { XCTAssertTrue(unknown?.fix?.contains(f.format.rawValue) ?? false, f.format.rawValue) }
+        XCTAssertFalse(text.contains("\n"))
+        XCTAssertNil(refusal([])?.fix, "an empty log has nothing to fix but the capture")
     }
 
     /// Issue 12: each refusal has a kind and names its input, so callers branch on the kind, not the text.

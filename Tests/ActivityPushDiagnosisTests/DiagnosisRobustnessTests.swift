@@ -167,7 +167,8 @@ final class DiagnosisRobustnessTests: XCTestCase {
 
     func testJSONStyleWithNothingReadableIsAnError() {
         XCTAssertThrowsError(try read(Array("[{\"timestamp\" : \"2026-11-25".utf8))) { error in
-            XCTAssertTrue("\(error)".contains("no element of the json-style log could be read"), "\(error)")
+            XCTAssertEqual((error as? DeviceLogError)?.kind, .noReadableElement, "\(error)")
+            XCTAssertEqual((error as? DeviceLogError)?.fix, "export it again with `log show --style json`", "\(error)")
         }
     }
 
@@ -205,7 +206,10 @@ final class DiagnosisRobustnessTests: XCTestCase {
             let path = dir.appendingPathComponent("j.ndjson").path
             try Data("{\"time\":\(time),\"body\":\"{}\"}\n".utf8).write(to: URL(fileURLWithPath: path))
             XCTAssertThrowsError(try SendJournalEntry.readJournal(path: path), time) { error in
-                XCTAssertTrue("\(error)".contains("j.ndjson:1: time") && "\(error)".contains("out of range"), "\(error)")
+                XCTAssertEqual((error as? DeviceLogError)?.kind, .badJournalLine, "\(error)")
+                XCTAssertEqual((error as? DeviceLogError)?.input, path, "\(error)")
+                XCTAssertEqual((error as? DeviceLogError)?.line, 1, "\(error)")
+                XCTAssertEqual((error as? DeviceLogError)?.fix, "write UNIX seconds or ISO 8601", "\(error)")
             }
         }
     }

@@ -248,7 +248,9 @@ final class PipelinedWorkerTests: XCTestCase {
         let many = (0..<2000).map { Pushes.token(10_000 + $0) }
         XCTAssertThrowsError(try Outbox(store: store).enqueue(try Pushes.update(ts: 2), to: many)) { error in
             XCTAssertEqual((error as? QueueError)?.kind, .diskFull, "\(error)")
-            XCTAssertTrue("\(error)".contains("disk full"), "\(error)")
+            XCTAssertEqual((error as? QueueError)?.location.map { store.location.hasSuffix($0) }, true, "names the file: \(error)")
+            XCTAssertEqual((error as? QueueError)?.fix, "free space on that filesystem")
+            XCTAssertTrue("\(error)".contains("disk full") && "\(error)".hasSuffix("; free space on that filesystem"), "\(error)")
         }
     }
 

@@ -110,6 +110,8 @@ enum PostgresTestServer {
                                                  attributes: [.posixPermissions: 0o755])
         directory = dir
         let script = repositoryRoot.appendingPathComponent("scripts/pg-test-server.sh").path
+        // The script's watchdog stops the server if this process dies without running its atexit handler.
+        setenv("PG_TEST_OWNER_PID", String(getpid()), 1)
         let (status, out, err) = run(script, ["start", dir + "/pg"])
         guard status == 0 else {
             return .failure(QueueError("could not start PostgreSQL with \(script): \(err) \(out)"))

@@ -41,7 +41,9 @@ final class SQLiteQueueStoreTests: XCTestCase {
         XCTAssertEqual(try Outbox.open(database: "sqlite:" + path).store.location, "sqlite:" + path)
         XCTAssertThrowsError(try Outbox.open(database: "postgres://nobody:secret@127.0.0.1:1/none")) { e in
             XCTAssertFalse("\(e)".contains("secret"), "password must not appear in errors: \(e)")
-            XCTAssertTrue("\(e)".contains("127.0.0.1"))
+            XCTAssertEqual((e as? QueueError)?.kind, .unavailable, "\(e)")
+            XCTAssertEqual((e as? QueueError)?.location?.contains("127.0.0.1"), true, "\(e)")
+            XCTAssertEqual((e as? QueueError)?.location?.contains("secret"), false, "\(e)")
         }
     }
 }

@@ -47,7 +47,9 @@ struct StoreContract {
         defer { store.close() }
         XCTAssertThrowsError(try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: [Pushes.token(1), "not-hex!"],
                                                              nowUnixSeconds: now)) { e in
-            XCTAssertTrue("\(e)".contains("token 2"), "error names the bad token: \(e)")
+            XCTAssertEqual((e as? QueueError)?.kind, .invalidInput, "\(e)")
+            XCTAssertEqual((e as? QueueError)?.tokenNumber, 2, "error names the bad token: \(e)")
+            XCTAssertEqual((e as? QueueError)?.fix, DeviceTokenError.fix)
         }
         XCTAssertEqual(try store.status(nowUnixSeconds: now).counts["pending"], 0)
     }

@@ -2,13 +2,6 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// Why the console's HTTP server could not start.
-public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// A small HTTP/1.1 server on libmicrohttpd: one listening thread plus one thread per connection, each request
 /// read whole (bodies over ``maxBodyBytes`` are discarded and flagged), then handed to an async handler.
 ///
@@ -64,7 +57,8 @@ public final class HTTPServer: Sendable {
         self.requestDeadlineSeconds = requestDeadlineSeconds
         self.deadlines = Mutex(RequestDeadlines(headSeconds: headDeadlineSeconds, requestSeconds: requestDeadlineSeconds))
         self.handler = handler
-        guard (0...65535).contains(port) else { throw HTTPServerError("port \(port) is out of range; use 0-65535") }
+        guard (0...65535).contains(port) else { throw HTTPServerError(.badPort, option: "--port", host: host, port: port, "port \(port) is out of range",
+                                  fix: "use 0-65535") }
         let cls = Unmanaged.passUnretained(self).toOpaque()
         var started: OpaquePointer?
         if let v4 = Self.ipv4(host, port: port) {
@@ -84,10 +78,12 @@ public final class HTTPServer: Sendable {
                 }
             }
         } else {
-            throw HTTPServerError("--host '\(host)' is not a numeric IP address; use e.g. 127.0.0.1, ::1 or 0.0.0.0")
+            throw HTTPServerError.notNumeric(host: host)
         }
         guard let started else {
-            throw HTTPServerError("cannot listen on \(host) port \(port): the port is in use or the address is not on this machine; pick another --port (0 picks a free one)")
+            throw HTTPServerError(.cannotListen, option: "--port", host: host, port: port,
+                                  "cannot listen on \(host) port \(port): the port is in use or the address is not on this machine",
+                                  fix: "pick another --port (0 picks a free one)")
         }
         boundPort.store(Int(ap_mhd_bound_port(started)), ordering: .releasing)
         daemonAddress.store(UInt(bitPattern: started), ordering: .releasing)

@@ -382,7 +382,7 @@ private struct Parser: ~Copyable {
         var sawNonASCII = false
         while index < bytes.count {
             if index + 8 <= bytes.count {
-                let plain = Self.plainASCIIPrefix(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                let plain = JSONPlainBytes.plainASCIIPrefix(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
                 index += plain
                 if plain == 8 { continue }
             }
@@ -468,19 +468,6 @@ private struct Parser: ~Copyable {
             }
         }
         try fail("the string is not closed; a '\"' is missing", at: quote)
-    }
-
-    /// How many of the eight bytes (read little-endian: the first byte is the lowest) come before the first quote,
-    /// backslash, control character or non-ASCII byte — the bytes a string can skip at once (SWAR "find a zero
-    /// byte", Hacker's Delight §6-1; a borrow can flag a byte after the first hit, never one before it).
-    @inline(__always) static func plainASCIIPrefix(_ word: UInt64) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let little = UInt64(littleEndian: word)
-        let quotes = little ^ (ones &* 0x22)
-        let backslashes = little ^ (ones &* 0x5C)
-        let flagged = ((little &- ones &* 0x20) | (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | little) & highs
-        return flagged.trailingZeroBitCount >> 3
     }
 
     mutating func hex4() throws -> UInt32 {

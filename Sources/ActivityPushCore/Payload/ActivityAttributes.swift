@@ -13,11 +13,6 @@ public protocol ActivityAttributes: Codable {
     associatedtype ContentState: Codable & Hashable
 }
 
-/// Encoding a typed value failed (an `Encodable` implementation threw, or a non-finite Double).
-public struct ActivityEncodingError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-}
-
 extension LiveActivityPush {
     /// The exact `attributes-type` for `A`: the type's own name, no module prefix (`String(describing:)`).
     public static func attributesType<A: ActivityAttributes>(of _: A.Type) -> String {
@@ -31,10 +26,12 @@ extension LiveActivityPush {
         do {
             data = try JSONEncoder().encode(value)
         } catch {
-            throw ActivityEncodingError(description: "cannot encode \(T.self): \(error)")
+            throw ActivityEncodingError(.encoderThrew, typeName: "\(T.self)", "\(error)",
+                                        fix: "encode only finite numbers, and let custom encode(to:) methods not throw")
         }
         guard let root = JSONReader.read(Array(data)).root else {
-            throw ActivityEncodingError(description: "JSONEncoder produced unreadable JSON for \(T.self)")
+            throw ActivityEncodingError(.unreadableOutput, typeName: "\(T.self)", "JSONEncoder produced unreadable JSON",
+                                        fix: "encode a struct or a dictionary (a keyed container), not a single value")
         }
         return root.value
     }

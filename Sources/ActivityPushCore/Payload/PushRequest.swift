@@ -64,15 +64,3 @@ public struct PushRequest: Sendable, Hashable {
                   warnings: report.findings)
     }
 }
-
-/// The builder refused: the inputs cannot make a push the device would accept.
-public struct PushBuildError: Error, Sendable, CustomStringConvertible {
-    /// Every finding; at least one is an error.
-    public var findings: [Finding]
-    /// A refusal with its findings.
-    public init(findings: [Finding]) { self.findings = findings }
-    public var description: String {
-        findings.filter { $0.severity == .error }
-            .map { "\($0.path): \($0.message) [\($0.code)]" }.joined(separator: "\n")
-    }
-}

@@ -216,16 +216,21 @@ public struct EnumShape: Sendable {
         public var key: String
         /// The raw value as JSON would carry it: the string for `String` enums, the number's text for numeric ones.
         public var rawValue: String?
-        /// Associated values (keyed form only): label (or `_0`, `_1`…) and shape.
+        /// Associated values (keyed form only): JSON key (the per-case `CodingKeys` raw value when renamed, else the
+        /// label, or `_0`, `_1`…) and shape.
         public var associatedValues: [(key: String, shape: ValueShape)]
+        /// The Swift label of each associated value (or `_0`, `_1`…), in the order of ``associatedValues``; differs
+        /// from the key where per-case `CodingKeys` (SE-0295) rename it.
+        public var associatedValueLabels: [String]
 
-        /// A case from its parts.
+        /// A case from its parts; `associatedValueLabels` defaults to the keys (no renaming).
         public init(name: String, rawValue: String?, associatedValues: [(key: String, shape: ValueShape)] = [],
-                    key: String? = nil) {
+                    key: String? = nil, associatedValueLabels: [String]? = nil) {
             self.name = name
             self.key = key ?? name
             self.rawValue = rawValue
             self.associatedValues = associatedValues
+            self.associatedValueLabels = associatedValueLabels ?? associatedValues.map(\.key)
         }
     }
 

@@ -79,8 +79,12 @@ public enum ActivitySchemaDescription {
                 if let v = c.rawValue {
                     casePairs.append(("rawValue", e.rawType == .string ? .string(v) : .number(JSONNumber(lexeme: v))))
                 } else {
-                    casePairs.append(("associatedValues", .arr(c.associatedValues.map {
-                        .obj([("key", .string($0.key)), ("shape", shape($0.shape))])
+                    casePairs.append(("associatedValues", .arr(c.associatedValues.enumerated().map { index, value in
+                        var valuePairs: [(String, JSONValue)] = [("key", .string(value.key))]
+                        let label = index < c.associatedValueLabels.count ? c.associatedValueLabels[index] : value.key
+                        if label != value.key { valuePairs.append(("label", .string(label))) }
+                        valuePairs.append(("shape", shape(value.shape)))
+                        return .obj(valuePairs)
                     })))
                 }
                 return .obj(casePairs)

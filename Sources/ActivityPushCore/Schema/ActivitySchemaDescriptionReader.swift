@@ -88,12 +88,15 @@ extension ActivitySchemaDescription {
                 default: raw = nil
                 }
                 var associated: [(key: String, shape: ValueShape)] = []
+                var labels: [String] = []
                 if case .array(let av)? = c["associatedValues"]?.value {
                     associated = try av.enumerated().map { j, a in
                         (a["key"]?.value.stringValue ?? "_\(j)", try shape(a["shape"], path: "\(path).cases.\(i).associatedValues.\(j).shape"))
                     }
+                    labels = av.enumerated().map { j, a in a["label"]?.value.stringValue ?? associated[j].key }
                 }
-                return EnumShape.Case(name: name, rawValue: raw, associatedValues: associated, key: c["key"]?.value.stringValue)
+                return EnumShape.Case(name: name, rawValue: raw, associatedValues: associated, key: c["key"]?.value.stringValue,
+                                      associatedValueLabels: labels)
             }, rawTypeName: str("rawSwiftType")))
         default:
             throw SchemaReadError(.badDescription, "\(path): unknown shape kind \"\(kind)\"")

@@ -176,7 +176,8 @@ public enum JSONSchemaExporter {
                 var pairs: [(String, JSONValue)] = [("type", .string("object")), ("additionalProperties", elementSchema(value))]
                 switch key.unwrapped {
                 case .integer: pairs.append(("propertyNames", .obj([("pattern", .string("^-?[0-9]+$"))])))
-                case .enumeration(let e) where e.rawType == .string:
+                case .enumeration(let e) where e.rawType != nil && e.rawType != .floating:
+                    // A CodingKeyRepresentable enum: its raw values (an Int raw value as its decimal text).
                     pairs.append(("propertyNames", .obj([("enum", .arr(e.cases.compactMap { $0.rawValue.map(JSONValue.string) }))])))
                 default: break
                 }

@@ -527,14 +527,17 @@ struct SwiftSchemaResolver {
                 nextFloat += 1
             case nil:
                 var values: [(key: String, shape: ValueShape)] = []
+                var labels: [String] = []
                 // Per-case keys: `enum BlinkingCodingKeys: String, CodingKey { case rate = "hz" }` renames the
                 // associated value `rate` of case `blinking` (SE-0295).
                 let perCase = caseCodingKeys(of: decl.path, case: c.name)
                 for (k, v) in (c.associated ?? []).enumerated() {
                     let swiftName = v.label ?? "_\(k)"
                     values.append((perCase[swiftName] ?? swiftName, shape(of: v.type, scope: decl.path)))
+                    labels.append(swiftName)
                 }
-                cases.append(.init(name: c.name, rawValue: nil, associatedValues: values, key: caseKeys?[c.name]))
+                cases.append(.init(name: c.name, rawValue: nil, associatedValues: values, key: caseKeys?[c.name],
+                                   associatedValueLabels: labels))
             }
         }
         return .enumeration(EnumShape(name: name, location: location, rawType: rawType, cases: cases, rawTypeName: rawTypeName))

@@ -79,15 +79,15 @@ public struct UnitDeclarations: Sendable {
             let location = SwiftSourceLocation(file: file, line: index + 1)
             let known = Shape.words.map(\.0).joined(separator: ", ")
             guard words.count == 2 else {
-                throw SchemaReadError(.badUnits, "\(location): expected `NAME SHAPE` (e.g. `EpochSecondsDate unix-seconds`), got \"\(line.trimmingCharacters(in: .whitespaces))\"",
+                throw SchemaReadError(.badUnits, file: file, line: index + 1, "expected `NAME SHAPE` (e.g. `EpochSecondsDate unix-seconds`), got \"\(line.trimmingCharacters(in: .whitespaces))\"",
                                       fix: "one declaration a line; SHAPE is one of \(known)")
             }
             let name = words[0]
             guard let shape = Shape.words.first(where: { $0.0 == words[1] })?.1 else {
-                throw SchemaReadError(.badUnits, "\(location): unknown shape \"\(words[1])\" for \(name)", fix: "use one of \(known)")
+                throw SchemaReadError(.badUnits, file: file, line: index + 1, "unknown shape \"\(words[1])\" for \(name)", fix: "use one of \(known)")
             }
             if let earlier = entries[name] {
-                throw SchemaReadError(.badUnits, "\(location): \(name) is already declared at \(earlier.location)", fix: "keep one declaration")
+                throw SchemaReadError(.badUnits, file: file, line: index + 1, "\(name) is already declared at \(earlier.location)", fix: "keep one declaration")
             }
             entries[name] = Entry(name: name, shape: shape, location: location)
         }

@@ -38,14 +38,24 @@ enum DecodedNumber {
         return (.fits, (number.lexeme.hasPrefix("-") ? "-" : "") + String(magnitude))
     }
 
+    /// A plain integer lexeme (no fraction, no exponent) of this magnitude and sign: read exactly, it must lie in
+    /// the type's range (`-0` fits every type).
+    static func plainInteger(magnitude: UInt64, negative: Bool, fits kind: IntegerKind) -> Bool {
+        plainInteger(magnitude: magnitude, negative: negative, min: kind.min, maxUnsigned: kind.maxUnsigned)
+    }
+
+    /// ``plainInteger(magnitude:negative:fits:)`` for a kind given by its bounds.
+    static func plainInteger(magnitude: UInt64, negative: Bool, min: Int64, maxUnsigned: UInt64) -> Bool {
+        magnitude == 0 || magnitude <= (negative ? UInt64(bitPattern: 0 &- min) : maxUnsigned)
+    }
+
     private static func readVerdict(_ number: JSONNumber, as kind: IntegerKind) -> (verdict: IntegerVerdict, magnitude: UInt64?) {
         let text = number.lexeme.utf8
         let negative = text.first == UInt8(ascii: "-")
         let negativeLimit = UInt64(bitPattern: 0 &- kind.min)  // |min|: 2^63 for Int64, 128 for Int8, 0 unsigned
         if number.isIntegerLexeme {
             guard let magnitude = UInt64(negative ? String(number.lexeme.dropFirst()) : number.lexeme) else { return (.outOfRange, nil) }
-            if magnitude == 0 { return (.fits, 0) }
-            return magnitude <= (negative ? negativeLimit : kind.maxUnsigned) ? (.fits, magnitude) : (.outOfRange, nil)
+            return plainInteger(magnitude: magnitude, negative: negative, fits: kind) ? (.fits, magnitude) : (.outOfRange, nil)
         }
         let double = number.doubleValue
         guard double.isFinite else { return (.outOfRange, nil) }
@@ -108,6 +118,12 @@ enum DecodedNumber {
     /// Whether the floating-point type `name` decodes `number` (see the type's documentation).
     static func floatingFits(_ number: JSONNumber, name: String) -> Bool {
         let lexeme = number.lexeme
+        // Without an exponent and within 38 characters a number is below 1e38 in magnitude and, unless zero, at
+        // least 1e-37: Float and Double hold it after rounding (Float16 and Decimal have narrower limits).
+        if name != "Float16", name != "Decimal", lexeme.utf8.count <= 38,
+           !lexeme.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
+            return true
+        }
         let nonZero = lexeme.utf8.prefix(while: { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") })
             .contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") })
         switch name {

@@ -104,6 +104,7 @@ extension PushCheck {
             return nil
         }
         let v = n.doubleValue
+        if Self.isWholeUnixSeconds(v) { return v }
         if v >= Self.millisecondsThreshold && v < Self.millisecondsThreshold * 1000 {
             let seconds = (v / 1000).rounded(.down)
             report(.timestampInMilliseconds, at: loc.path, loc.node.position,
@@ -123,6 +124,12 @@ extension PushCheck {
                    fix: "floor it: \(JSONNumber.wholeText(v.rounded(.down)))")
         }
         return v
+    }
+
+    /// A time none of `invalid-timestamp`, `timestamp-in-milliseconds`, `timestamp-not-integer` names: whole UNIX
+    /// seconds from 0 up to the milliseconds threshold.
+    static func isWholeUnixSeconds(_ v: Double) -> Bool {
+        v.isFinite && v >= 0 && v < millisecondsThreshold && v == v.rounded(.down)
     }
 
     func looksLikeReferenceDate(_ seconds: Double, now: Double) -> Bool {

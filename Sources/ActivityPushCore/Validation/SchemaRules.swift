@@ -169,7 +169,7 @@ struct ShapeJudge {
             judgeCustomDate(node, encoding, decoding)
         case .url:
             guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
-            if s.isEmpty || URL(string: s) == nil {
+            if !Self.decodesAsURL(s) {
                 add(.typeMismatch, path, node.position, "the app's type declares this as a URL but \"\(s)\" does not parse as one; decoding fails",
                     fix: "send an absolute URL string such as \"https://example.com/…\" (percent-encode spaces)")
             }
@@ -246,10 +246,68 @@ struct ShapeJudge {
         }
     }
 
+    /// A string `JSONDecoder` decodes as a `URL` (`URL(string:)`, empty refused).
+    static func decodesAsURL(_ text: String) -> Bool {
+        if let plain = text.utf8.withContiguousStorageIfAvailable(isPlainWebURL), plain { return true }
+        return !text.isEmpty && URL(string: text) != nil
+    }
+
+    /// ``decodesAsURL(_:)`` on UTF-8 bytes, building the string only when the shortcut does not settle it.
+    static func decodesAsURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        isPlainWebURL(bytes) || decodesAsURL(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// `http(s)://host/path?query` in RFC 3986 unreserved characters, sub-delimiters, `:` `@` `/` `?` (host:
+    /// letters, digits, `-`, `.`; no port, no `%`, no fragment): a spelling `URL(string:)` always accepts, judged
+    /// without Foundation's parser (the slowest step of a check that has a URL). Anything else goes to the parser.
+    static func isPlainWebURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        for byte in "http".utf8 {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "s") { index += 1 }
+        for byte in "://".utf8 {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+        }
+        let hostStart = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") {
+            switch bytes[index] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."):
+                index += 1
+            default:
+                return false
+            }
+        }
+        guard index > hostStart else { return false }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+                 UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+                 UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"),
+                 UInt8(ascii: "?"):
+                index += 1
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A `Date` number (seconds since 2001) no date rule below names: finite, at most 1e15 in magnitude, not
+    /// milliseconds (below 1e11), not UNIX seconds (outside ``unixRange``).
+    static func isQuietReferenceDate(_ v: Double) -> Bool {
+        v.isFinite && abs(v) <= 1e15 && v < 1.0e11 && !unixRange.contains(v)
+    }
+
     private mutating func judgeDate(_ node: JSONNode) {
         switch node.value {
         case .number(let n):
             let v = n.doubleValue
+            if Self.isQuietReferenceDate(v) { return }
             if !v.isFinite || abs(v) > 1e15 {
                 add(.typeMismatch, path, node.position,
                     "the app's type declares this as a Date (seconds since 2001-01-01); \(n.lexeme) is not a usable time",
@@ -420,8 +478,25 @@ struct ShapeJudge {
                 }
                 descend(m.key) { $0.judge(m.value, value, region: region) }
             }
+        case .enumeration(let e) where e.rawType == .string || e.rawType.map({ if case .integer = $0 { return true } else { return false } }) == true:
+            // A CodingKeyRepresentable enum (the reader models no other enum key): a JSON object whose keys are
+            // raw values; any other key fails ("Could not convert key to type …", checked with JSONDecoder).
+            guard let members = node.value.members else { return mismatch(node, path, "a dictionary keyed by \(e.name) (a JSON object)") }
+            let raws = e.cases.compactMap(\.rawValue)
+            for m in members {
+                let isCase = e.rawType == .string ? raws.contains(m.key)
+                    : Int64(m.key).map { key in raws.contains { Int64($0) == key } } ?? false
+                if !isCase {
+                    add(.enumValueInvalid, path + "." + m.key, m.keyPosition,
+                        "this dictionary is keyed by \(e.name); \"\(m.key)\" is not one of its raw values (\(raws.joined(separator: ", "))), so decoding fails",
+                        fix: raws.first(where: { $0.lowercased() == m.key.lowercased() }).map { "write \"\($0)\"" }
+                            ?? "use one of \(raws.map { "\"\($0)\"" }.joined(separator: ", ")) as the key")
+                    continue
+                }
+                descend(m.key) { $0.judge(m.value, value, region: region) }
+            }
         default:
-            return  // other key types encode as arrays of alternating keys and values; not judged
+            return  // other key types encode as arrays of alternating keys and values; the reader leaves them unresolved
         }
     }
 
@@ -438,11 +513,15 @@ struct ShapeJudge {
                 descend(key) { $0.judge(members[memberIndex].value, shape, region: region) }
             } else if s.properties[propertyIndex].isRequired, !s.conditionalKeys.contains(key) {
                 let p = s.properties[propertyIndex]
+                // A near spelling, or the Swift name itself where CodingKeys rename the key.
                 let near = members.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(p.key) })
+                    ?? members.first(where: { p.name != p.key && $0.key == p.name })
+                // Where CodingKeys rename the key, say so: the Swift name and the JSON key differ.
+                let renaming = p.name != p.key ? "CodingKeys encode \(p.name) as \"\(p.key)\"; " : ""
                 add(.missingRequiredKey, path + "." + p.key, node.position,
                     "\(path) has no \"\(p.key)\" (\(s.name).\(p.name): \(p.typeName)); synthesized Decodable needs it, so decoding fails and the push is dropped",
-                    fix: near.map { "rename \"\($0.key)\" to \"\(p.key)\" (keys must match exactly; no snake_case conversion)" }
-                        ?? "send \"\(p.key)\" (\(p.typeName)), or make \(p.name) Optional in the app")
+                    fix: near.map { "rename \"\($0.key)\" to \"\(p.key)\" (\(renaming)keys must match exactly; no snake_case conversion)" }
+                        ?? "send \"\(p.key)\" (\(p.typeName)\(p.name != p.key ? ", the JSON key of \(p.name)" : "")), or make \(p.name) Optional in the app")
             }
         }
         for memberIndex in members.indices
@@ -450,7 +529,8 @@ struct ShapeJudge {
             let m = members[memberIndex]
             let keyPath = path + "." + m.key
             let near = s.properties.first(where: { p in
-                LiveActivityKeys.fold(p.key) == LiveActivityKeys.fold(m.key) && !members.contains(where: { $0.key == p.key })
+                (LiveActivityKeys.fold(p.key) == LiveActivityKeys.fold(m.key) || (p.name != p.key && p.name == m.key))
+                    && !members.contains(where: { $0.key == p.key })
             })
             switch region {
             case .attributes(let contentStateShape):
@@ -538,9 +618,11 @@ struct ShapeJudge {
                         : "send {\"\(m.key)\": {\(c.associatedValues.map { "\"\($0.key)\": …" }.joined(separator: ", "))}}")
                 return
             }
+            // Each associated value as a property named by its Swift label and read under its JSON key.
             let fields = StructShape(name: "\(e.name).\(c.name)",
-                                     properties: c.associatedValues.map {
-                                         StoredProperty(name: $0.key, key: $0.key, shape: $0.shape, typeName: $0.shape.swiftSpelling)
+                                     properties: c.associatedValues.enumerated().map { index, value in
+                                         StoredProperty(name: index < c.associatedValueLabels.count ? c.associatedValueLabels[index] : value.key,
+                                                        key: value.key, shape: value.shape, typeName: value.shape.swiftSpelling)
                                      })
             descend(m.key) { $0.judgeObject(m.value, fields, region: region) }
         }

@@ -31,7 +31,7 @@ extension PushCheck {
             for part in ["title", "body"] {
                 guard let v = members.first(where: { $0.key == part })?.value else { missing.append(part); continue }
                 switch v.value {
-                case .string(let s) where !s.allSatisfy(\.isWhitespace): continue
+                case .string(let s) where !Self.isBlank(s): continue
                 // Present but empty: the device still builds the alert (a start is kept), but shows no text.
                 case .string(let s): blank.append(s.isEmpty ? "empty" : "whitespace only")
                 case .object(let m) where m.contains(where: { $0.key == "loc-key" }): continue
@@ -73,11 +73,14 @@ extension PushCheck {
         }
     }
 
+    /// An alert text the device shows nothing for: empty or whitespace only.
+    static func isBlank(_ text: String) -> Bool { text.allSatisfy(\.isWhitespace) }
+
     /// The first of the alert's `title` / `body` that is a blank string.
     private func unusablePart(_ alert: Located) -> String? {
         ["title", "body"].first { part in
             guard case .string(let s)? = alert.node.value.members?.first(where: { $0.key == part })?.value.value else { return false }
-            return s.allSatisfy(\.isWhitespace)
+            return Self.isBlank(s)
         }
     }
 

@@ -19,6 +19,11 @@ enum UUIDText {
         return copy.utf8.withContiguousStorageIfAvailable(isCanonical) ?? false
     }
 
+    /// ``isValid(_:)`` on UTF-8 bytes: the canonical spelling without building a string, else Foundation.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        isCanonical(bytes) || UUID(uuidString: String(decoding: bytes, as: UTF8.self)) != nil
+    }
+
     private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == 36 else { return false }
         for (offset, byte) in bytes.enumerated() {

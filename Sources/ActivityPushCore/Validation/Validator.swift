@@ -9,18 +9,26 @@
 public struct Validator: Sendable {
     /// The app's types; nil judges only APNs and payload-shape rules.
     public var schema: ActivitySchema? {
-        didSet { expectedStrings = ExpectedStrings.table(for: schema) }
+        didSet {
+            expectedStrings = ExpectedStrings.table(for: schema)
+            quietPlan = QuietScanPlan(schema: schema)
+        }
     }
     /// `--strict`: unknown `content-state` keys become errors.
     public var strict: Bool
     /// The keys and values this validator expects, built once so reading a push need not build them again.
     private(set) var expectedStrings: JSONKeyTable
+    /// The schema compiled for ``QuietPushScan`` (nil without a schema): built once, not per check.
+    private(set) var quietPlan: QuietScanPlan?
+    /// For tests and `bench validate`: false judges every push with the full check (the results must not change).
+    package var usesQuietScan = true
 
     /// A validator, with the app's schema when known.
     public init(schema: ActivitySchema? = nil, strict: Bool = false) {
         self.schema = schema
         self.strict = strict
         expectedStrings = ExpectedStrings.table(for: schema)
+        quietPlan = QuietScanPlan(schema: schema)
     }
 
     /// For tests: read without the known-strings table (the results must not change).
@@ -37,6 +45,17 @@ public struct Validator: Sendable {
     ///   - nowUnixSeconds: the clock for staleness rules, UNIX seconds; nil skips them.
     public func check(body: [UInt8], headers: APNsHeaders? = nil, nowUnixSeconds: Double? = nil) -> ValidationReport {
         var check = PushCheck(validator: self, headers: headers, now: nowUnixSeconds)
+        // A body the quiet scan proves draws no body finding skips the reader and the body rules; any other body
+        // (and every broadcast) gets the full check, which alone builds findings.
+        if usesQuietScan, let quietPlan, !check.isBroadcast,
+           let event = QuietPushScan.quietEvent(of: body, plan: quietPlan, now: nowUnixSeconds) {
+            check.event = event
+            if let headers {
+                check.checkHeaders(headers)
+                check.findings.sort(by: PushCheck.order)
+            }
+            return ValidationReport(findings: check.findings)
+        }
         check.run(body: body)
         return ValidationReport(findings: check.findings)
     }

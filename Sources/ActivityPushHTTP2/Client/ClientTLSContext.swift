@@ -8,10 +8,10 @@ import COpenSSL
 final class ClientTLSContext {
     let context: OpaquePointer
 
-    /// - Throws: a message naming the CA file when it cannot be loaded.
+    /// - Throws: ``HTTP2ClientError`` (``HTTP2ClientError/Kind/badCAFile``) naming the CA file when it cannot be loaded.
     init(caFile: String?) throws(HTTP2ClientError) {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
-            throw HTTP2ClientError("OpenSSL: SSL_CTX_new failed: \(openSSLErrors())")
+            throw HTTP2ClientError(.tls, "OpenSSL: SSL_CTX_new failed: \(openSSLErrors())")
         }
         self.context = context
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
@@ -22,7 +22,8 @@ final class ClientTLSContext {
             guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
                 // No SSL_CTX_free here: every stored property is set, so `deinit` runs and frees the context
                 // (freeing it here too was a double free — SIGABRT for a garbage, empty or key-only --ca-file).
-                throw HTTP2ClientError("\(caFile): cannot load the CA file (PEM certificates expected): \(openSSLErrors())")
+                throw HTTP2ClientError(.badCAFile, setting: caFile, "\(caFile): cannot load the CA file: \(openSSLErrors())",
+                                       fix: "give a file of PEM certificates (-----BEGIN CERTIFICATE-----)")
             }
         } else {
             _ = SSL_CTX_set_default_verify_paths(context)
@@ -49,9 +50,3 @@ final class ClientTLSContext {
     deinit { SSL_CTX_free(context) }
 }
 
-/// A client that cannot start (bad CA file, no event loop resources).
-package struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertible {
-    package var message: String
-    package init(_ message: String) { self.message = message }
-    package var description: String { message }
-}

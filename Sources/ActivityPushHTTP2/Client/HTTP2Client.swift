@@ -19,8 +19,9 @@ package final class HTTP2Client: Sendable {
     package let configuration: HTTP2ClientConfiguration
     private let shared: HTTP2ClientShared
 
+    /// - Parameter resolver: host names → addresses, called off the event loop (default: `getaddrinfo`).
     /// - Throws: ``HTTP2ClientError`` when the CA file cannot be loaded or the event loop cannot be made.
-    package init(configuration: HTTP2ClientConfiguration) throws(HTTP2ClientError) {
+    package init(configuration: HTTP2ClientConfiguration, resolver: HTTP2Resolver = .system) throws(HTTP2ClientError) {
         self.configuration = configuration
         // OpenSSL writes to the socket itself (SSL_set_fd), without MSG_NOSIGNAL: a peer that closes mid-write
         // would raise SIGPIPE and kill the process (`send` died with exit 141 under abrupt GOAWAYs). Ignored
@@ -30,7 +31,7 @@ package final class HTTP2Client: Sendable {
         let shared = try HTTP2ClientShared()
         self.shared = shared
         let thread = Thread {
-            let loop = HTTP2ClientLoop(configuration: configuration, shared: shared)
+            let loop = HTTP2ClientLoop(configuration: configuration, shared: shared, resolver: resolver)
             loop.run()
         }
         thread.name = "apns-h2"
@@ -71,6 +72,8 @@ struct HTTP2ClientJob: Sendable {
 final class HTTP2ClientShared: Sendable {
     struct Inbox {
         var jobs: [HTTP2ClientJob] = []
+        /// Name resolutions finished on other threads, by connection id.
+        var resolutions: [(connection: Int, result: Result<[HTTP2ResolvedAddress], HTTP2ClientError>)] = []
         var stopping = false
         var stopped = false
         var onStopped: [@Sendable () -> Void] = []
@@ -78,10 +81,13 @@ final class HTTP2ClientShared: Sendable {
     let inbox = Mutex(Inbox())
     let counters = Mutex(HTTP2ClientCounters())
     let wakeFD: Int32
+    /// `pthread_self()` of the loop thread (0 before it runs): a request submitted from a completion on the loop
+    /// thread needs no eventfd write — the loop looks at its inbox before it waits again.
+    let loopThread = Atomic<UInt>(0)
 
     init() throws(HTTP2ClientError) {
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        guard wakeFD >= 0 else { throw HTTP2ClientError("eventfd failed: \(String(cString: strerror(errno)))") }
+        guard wakeFD >= 0 else { throw HTTP2ClientError(.eventLoop, "eventfd failed: \(String(cString: strerror(errno)))") }
     }
 
     func submit(_ job: HTTP2ClientJob) {
@@ -93,6 +99,15 @@ final class HTTP2ClientShared: Sendable {
         guard accepted else {
             job.completion(.failure(HTTP2StreamFailure(kind: .notSent, message: "the client was shut down", attempts: 0)))
             return
+        }
+        if wake, loopThread.load(ordering: .relaxed) != UInt(pthread_self()) { wakeUp() }
+    }
+
+    /// A resolver thread's answer for a connection; wakes the loop.
+    func resolved(connection: Int, _ result: Result<[HTTP2ResolvedAddress], HTTP2ClientError>) {
+        let wake = inbox.withLock { box -> Bool in
+            box.resolutions.append((connection, result))
+            return box.jobs.isEmpty && box.resolutions.count == 1
         }
         if wake { wakeUp() }
     }
@@ -118,12 +133,12 @@ final class HTTP2ClientShared: Sendable {
 /// The loop thread's state: pools, connections, requests in flight. Created on that thread and never leaves it.
 final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
     private struct Pool {
+        let origin: HTTP2Origin
         var scheduler: HTTP2PoolScheduler
         var connections: [Int: HTTP2ClientConnection] = [:]
     }
     private struct Pending {
         var request: HTTP2Request
-        var path: String
         var completion: @Sendable (HTTP2ClientResult) -> Void
     }
 
@@ -131,9 +146,9 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
     private let shared: HTTP2ClientShared
     private let tls: ClientTLSContext?
     private let epollFD: Int32
-    private var pools: [HTTP2Origin: Pool] = [:]
-    private var poolOrder: [HTTP2Origin] = []
-    private var originOfConnection: [Int: HTTP2Origin] = [:]
+    /// Pools by index (a connection knows its pool's index: no hashing of the origin per event).
+    private var pools: [Pool] = []
+    private var poolIndex: [HTTP2Origin: Int] = [:]
     private var registered: [Int: (fd: Int32, events: UInt32)] = [:]
     private var pending: [Int: Pending] = [:]
     private var nextRequestID = 1
@@ -141,10 +156,13 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
     /// Results to deliver after the counters are published, so a caller that reads the counters after its
     /// result sees that result counted.
     private var completions: [(callback: @Sendable (HTTP2ClientResult) -> Void, result: HTTP2ClientResult)] = []
+    private var jobs: [HTTP2ClientJob] = []
+    private let resolver: HTTP2Resolver
 
-    init(configuration: HTTP2ClientConfiguration, shared: HTTP2ClientShared) {
+    init(configuration: HTTP2ClientConfiguration, shared: HTTP2ClientShared, resolver: HTTP2Resolver) {
         self.configuration = configuration
         self.shared = shared
+        self.resolver = resolver
         self.tls = try? ClientTLSContext(caFile: configuration.caFile)
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: 0))
@@ -152,45 +170,45 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
     }
 
     func run() {
+        shared.loopThread.store(UInt(pthread_self()), ordering: .relaxed)
         var events = [epoll_event](repeating: epoll_event(), count: 128)
         while true {
             now = Self.monotonicSeconds()
-            let (jobs, stopping) = shared.inbox.withLock { box -> ([HTTP2ClientJob], Bool) in
-                let jobs = box.jobs
-                box.jobs = []
-                return (jobs, box.stopping)
-            }
-            for job in jobs { accept(job) }
+            let stopping = takeJobs()
             turn()
-            if stopping && pending.isEmpty && shared.inbox.withLock({ $0.jobs.isEmpty }) { break }
-            var timeout: Int32 = 1000
-            for origin in poolOrder {
-                if let due = pools[origin]!.scheduler.nextWakeup() {
+            // Completions delivered in this turn may have submitted more requests (from this thread, without
+            // waking the eventfd): take them before waiting.
+            let inboxEmpty = shared.inbox.withLock { $0.jobs.isEmpty && $0.resolutions.isEmpty }
+            if stopping && pending.isEmpty && inboxEmpty { break }
+            var timeout: Int32 = inboxEmpty ? 1000 : 0
+            for pool in pools {
+                if let due = pool.scheduler.nextWakeup() {
                     timeout = min(timeout, Int32(max(0, min(1000, ((due - now) * 1000).rounded(.up)))))
                 }
             }
             let count = epoll_wait(epollFD, &events, Int32(events.count), timeout)
             now = Self.monotonicSeconds()
             if count > 0 {
-                for i in 0..<Int(count) {
-                    let key = Int(events[i].data.u64)
+                for index in 0..<Int(count) {
+                    let key = Int(events[index].data.u64)
                     if key == 0 {
                         var value: UInt64 = 0
                         _ = read(shared.wakeFD, &value, 8)
                         continue
                     }
-                    guard let origin = originOfConnection[key], let connection = pools[origin]?.connections[key] else { continue }
-                    connection.handle(events: events[i].events)
+                    guard let connection = connection(key) else { continue }
+                    connection.handle(events: events[index].events)
                 }
             }
         }
-        for origin in poolOrder {
-            for connection in pools[origin]!.connections.values { connection.close(graceful: true) }
+        for pool in pools {
+            for connection in pool.connections.values { connection.close(graceful: true) }
         }
         publishCounters()
         deliverResults()
-        pools = [:]
+        pools = []
         _ = close(epollFD)
+        shared.loopThread.store(0, ordering: .relaxed)
         let callbacks = shared.inbox.withLock { box -> [@Sendable () -> Void] in
             box.stopped = true
             let callbacks = box.onStopped
@@ -204,40 +222,70 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
         for callback in callbacks { callback() }
     }
 
+    /// Moves the inbox into the pools (one lock, the arrays swapped, not copied); returns whether shutdown began.
+    private func takeJobs() -> Bool {
+        var resolutions: [(connection: Int, result: Result<[HTTP2ResolvedAddress], HTTP2ClientError>)] = []
+        let stopping = shared.inbox.withLock { box -> Bool in
+            swap(&jobs, &box.jobs)
+            if !box.resolutions.isEmpty { swap(&resolutions, &box.resolutions) }
+            return box.stopping
+        }
+        for (id, result) in resolutions { connection(id)?.resolved(result) }
+        for job in jobs { accept(job) }
+        jobs.removeAll(keepingCapacity: true)
+        return stopping
+    }
+
+    /// Connection ids are unique across pools (disjoint ranges of 1 000 000 per pool).
+    private func connection(_ id: Int) -> HTTP2ClientConnection? {
+        let pool = (id - 1) / 1_000_000
+        guard pool >= 0, pool < pools.count else { return nil }
+        return pools[pool].connections[id]
+    }
+
     private func accept(_ job: HTTP2ClientJob) {
-        guard let (origin, path) = HTTP2Origin.parse(job.request.url) else {
+        guard let origin = job.request.origin else {
             job.completion(.failure(HTTP2StreamFailure(kind: .notSent, message: "not an absolute http(s) URL: \(job.request.url)", attempts: 0)))
             return
         }
         let id = nextRequestID
         nextRequestID += 1
-        pending[id] = Pending(request: job.request, path: path, completion: job.completion)
-        if pools[origin] == nil {
-            pools[origin] = Pool(scheduler: HTTP2PoolScheduler(policy: configuration.policy,
-                                                               firstConnectionID: poolOrder.count * 1_000_000 + 1))
-            poolOrder.append(origin)
+        pending[id] = Pending(request: job.request, completion: job.completion)
+        let pool: Int
+        if pools.count == 1, pools[0].origin == origin {
+            pool = 0
+        } else if let known = poolIndex[origin] {
+            pool = known
+        } else {
+            pool = pools.count
+            pools.append(Pool(origin: origin, scheduler: HTTP2PoolScheduler(policy: configuration.policy,
+                                                                            firstConnectionID: pool * 1_000_000 + 1)))
+            poolIndex[origin] = pool
         }
-        pools[origin]!.scheduler.enqueue(id, now: now)
+        pools[pool].scheduler.enqueue(id, now: now)
     }
 
     /// Settles failed connections, polls every scheduler and executes its actions until nothing changes, then
-    /// flushes output and updates epoll interest.
+    /// flushes output (one write per connection per turn, whatever the number of new streams) and updates epoll
+    /// interest.
     private func turn() {
         for _ in 0..<8 {
             var acted = settleFailures()
-            for origin in poolOrder {
-                let actions = pools[origin]!.scheduler.poll(now: now)
+            for pool in pools.indices {
+                let actions = pools[pool].scheduler.poll(now: now)
                 if !actions.isEmpty { acted = true }
-                for action in actions { execute(action, origin: origin) }
+                for action in actions { execute(action, pool: pool) }
             }
-            for origin in poolOrder {
-                for connection in pools[origin]!.connections.values { connection.flush() }
+            // By index, never `for pool in pools`: a copy of a Pool held across flush() (whose nghttp2 callbacks
+            // mutate the scheduler) would make every such mutation copy the scheduler's dictionaries whole.
+            for pool in pools.indices {
+                for connection in pools[pool].connections.values { connection.flush() }
             }
             if settleFailures() { acted = true }
             if !acted { break }
         }
-        for origin in poolOrder {
-            for (id, connection) in pools[origin]!.connections { updateInterest(id, connection) }
+        for pool in pools.indices {
+            for (id, connection) in pools[pool].connections { updateInterest(id, connection) }
         }
         publishCounters()
         deliverResults()
@@ -250,59 +298,60 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
 
     private func deliverResults() {
         guard !completions.isEmpty else { return }
-        let ready = completions
-        completions.removeAll(keepingCapacity: true)
+        var ready: [(callback: @Sendable (HTTP2ClientResult) -> Void, result: HTTP2ClientResult)] = []
+        swap(&ready, &completions)
         for (callback, result) in ready { callback(result) }
+        ready.removeAll(keepingCapacity: true)
+        if completions.isEmpty { swap(&ready, &completions) }
     }
 
     /// Connections whose I/O failed: the scheduler settles their requests. True when there were any.
     private func settleFailures() -> Bool {
         var any = false
-        for origin in poolOrder {
-            for (id, connection) in pools[origin]!.connections {
+        for pool in pools.indices {
+            for (id, connection) in pools[pool].connections {
                 guard let message = connection.failure else { continue }
                 any = true
-                pools[origin]!.connections[id] = nil
-                originOfConnection[id] = nil
+                pools[pool].connections[id] = nil
                 registered[id] = nil
                 connection.close()
-                pools[origin]!.scheduler.connectionLost(id, message: message, now: now)
+                pools[pool].scheduler.connectionLost(id, message: message, now: now)
             }
         }
         return any
     }
 
-    private func execute(_ action: HTTP2PoolScheduler.Action, origin: HTTP2Origin) {
+    private func execute(_ action: HTTP2PoolScheduler.Action, pool: Int) {
         switch action {
         case .connect(let id):
-            let connection = HTTP2ClientConnection(id: id, origin: origin, tls: origin.secure ? tls : nil,
-                                                   proxy: configuration.proxy(for: origin), delegate: self)
+            let origin = pools[pool].origin
             if origin.secure && tls == nil {
-                pools[origin]!.scheduler.connectionLost(id, message: "TLS is not available (bad CA file)", now: now)
+                pools[pool].scheduler.connectionLost(id, message: "TLS is not available (bad CA file)", now: now)
                 return
             }
-            pools[origin]!.connections[id] = connection
-            originOfConnection[id] = origin
+            let connection = HTTP2ClientConnection(id: id, origin: origin, tls: origin.secure ? tls : nil,
+                                                   proxy: configuration.proxy(for: origin),
+                                                   proxyAuthorization: configuration.proxyAuthorization, delegate: self)
+            pools[pool].connections[id] = connection
             connection.connect()
         case .start(let requestID, let connectionID):
             guard let request = pending[requestID] else { return }
-            guard let connection = pools[origin]!.connections[connectionID] else {
-                pools[origin]!.scheduler.streamNotOpened(requestID, on: connectionID, message: "the connection is gone")
+            guard let connection = pools[pool].connections[connectionID] else {
+                pools[pool].scheduler.streamNotOpened(requestID, on: connectionID, message: "the connection is gone")
                 return
             }
-            switch connection.submit(request.request, path: request.path) {
-            case .success(let streamID): pools[origin]!.scheduler.streamOpened(requestID, on: connectionID, streamID: streamID)
-            case .failure(let error): pools[origin]!.scheduler.streamNotOpened(requestID, on: connectionID, message: error.message)
+            switch connection.submit(request.request) {
+            case .success(let streamID): pools[pool].scheduler.streamOpened(requestID, on: connectionID, streamID: streamID)
+            case .failure(let error): pools[pool].scheduler.streamNotOpened(requestID, on: connectionID, message: error.message)
             }
         case .cancel(let streamID, let connectionID):
-            pools[origin]!.connections[connectionID]?.cancel(streamID: streamID)
+            pools[pool].connections[connectionID]?.cancel(streamID: streamID)
         case .ping(let connectionID):
-            pools[origin]!.connections[connectionID]?.ping()
+            pools[pool].connections[connectionID]?.ping()
         case .close(let connectionID):
-            if let connection = pools[origin]!.connections.removeValue(forKey: connectionID) {
+            if let connection = pools[pool].connections.removeValue(forKey: connectionID) {
                 connection.close(graceful: true)
             }
-            originOfConnection[connectionID] = nil
             registered[connectionID] = nil
         case .fail(let requestID, let failure):
             complete(requestID, .failure(failure))
@@ -326,16 +375,37 @@ final class HTTP2ClientLoop: HTTP2ClientConnectionDelegate {
 
     private func publishCounters() {
         var sum = HTTP2ClientCounters()
-        for origin in poolOrder { sum = sum + (pools[origin]?.scheduler.counters ?? HTTP2ClientCounters()) }
+        for pool in pools { sum = sum + pool.scheduler.counters }
         shared.counters.withLock { $0 = sum }
     }
 
     private func scheduler<R>(of connection: HTTP2ClientConnection, _ body: (inout HTTP2PoolScheduler) -> R) -> R? {
-        guard let origin = originOfConnection[connection.id], pools[origin] != nil else { return nil }
-        return body(&pools[origin]!.scheduler)
+        let pool = (connection.id - 1) / 1_000_000
+        guard pool >= 0, pool < pools.count, pools[pool].connections[connection.id] === connection else { return nil }
+        return body(&pools[pool].scheduler)
     }
 
     // MARK: HTTP2ClientConnectionDelegate
+
+    func connectionNeedsResolution(_ connection: HTTP2ClientConnection, host: String, port: Int) {
+        let id = connection.id
+        let resolver = self.resolver
+        let shared = self.shared
+        // A separate thread per lookup (rare: once per connection to a named host); the scheduler's connect
+        // timeout bounds a lookup that hangs, and a late answer finds no connection and is dropped.
+        let thread = Thread { shared.resolved(connection: id, resolver.resolve(host, port)) }
+        thread.name = "apns-h2-resolve"
+        thread.start()
+    }
+
+    func connectionConfirmed(_ connection: HTTP2ClientConnection) {
+        _ = scheduler(of: connection) { $0.prefaceReceived(connection.id) }
+    }
+
+    func connection(_ connection: HTTP2ClientConnection, malformed streamID: Int32, message: String) {
+        let now = self.now
+        _ = scheduler(of: connection) { $0.streamMalformed(on: connection.id, streamID: streamID, message: message, now: now) }
+    }
 
     func connectionEstablished(_ connection: HTTP2ClientConnection) {
         let now = self.now

@@ -7,7 +7,13 @@ import Glibc
 
 /// What a client connection reports to its loop. Every call happens on the loop thread.
 protocol HTTP2ClientConnectionDelegate: AnyObject {
+    /// The host is a name: resolve it off the loop and call ``HTTP2ClientConnection/resolved(_:)``.
+    func connectionNeedsResolution(_ connection: HTTP2ClientConnection, host: String, port: Int)
     func connectionEstablished(_ connection: HTTP2ClientConnection)
+    /// The peer's SETTINGS preface arrived: it speaks HTTP/2.
+    func connectionConfirmed(_ connection: HTTP2ClientConnection)
+    /// The answer on the stream is malformed; the connection has reset the stream (PROTOCOL_ERROR).
+    func connection(_ connection: HTTP2ClientConnection, malformed streamID: Int32, message: String)
     func connectionHeard(_ connection: HTTP2ClientConnection)
     func connection(_ connection: HTTP2ClientConnection, settingsMaxConcurrentStreams: Int?)
     func connection(_ connection: HTTP2ClientConnection, wroteRequestOn streamID: Int32)
@@ -26,16 +32,20 @@ protocol HTTP2ClientConnectionDelegate: AnyObject {
 final class HTTP2ClientConnection {
     let id: Int
     let origin: HTTP2Origin
-    /// `origin.authority`, computed once (it goes into every request's `:authority`).
-    private let authority: String
+    /// The constant request fields (`:scheme`, `:authority`, …), encoded once.
+    private let headerEncoder: HTTP2RequestHeaderEncoder
     private(set) var fd: Int32 = -1
     private unowned let delegate: HTTP2ClientConnectionDelegate
     private let tls: ClientTLSContext?
     private let proxy: HTTP2Origin?
+    /// `Proxy-Authorization` value for CONNECT (`Basic …`), from the proxy URL's userinfo.
+    private let proxyAuthorization: String?
 
-    private enum Phase { case tcp, proxy, tls, h2, closed }
-    private var phase = Phase.tcp
-    private var addresses: [(family: Int32, address: [UInt8])] = []
+    private enum Phase { case resolving, tcp, proxy, tls, h2, closed }
+    private var phase = Phase.resolving
+    private var addresses: [HTTP2ResolvedAddress] = []
+    /// The peer's SETTINGS preface arrived.
+    private var confirmed = false
     private var addressIndex = 0
     private var ssl: OpaquePointer?
     private var session: HTTP2Session?
@@ -53,47 +63,54 @@ final class HTTP2ClientConnection {
         var headers: [String: String] = [:]
         var body: [UInt8] = []
         var answered = false
+        /// A `:status` that is not three digits 100–599 (RFC 9110 §15, RFC 9113 §8.3.2).
+        var malformedStatus: String?
     }
     private var streams: [Int32: Stream] = [:]
 
-    init(id: Int, origin: HTTP2Origin, tls: ClientTLSContext?, proxy: HTTP2Origin?, delegate: HTTP2ClientConnectionDelegate) {
+    init(id: Int, origin: HTTP2Origin, tls: ClientTLSContext?, proxy: HTTP2Origin?, proxyAuthorization: String?,
+         delegate: HTTP2ClientConnectionDelegate) {
         self.id = id
         self.origin = origin
-        self.authority = origin.authority
+        self.headerEncoder = HTTP2RequestHeaderEncoder(scheme: origin.scheme, authority: origin.authority)
         self.tls = tls
         self.proxy = proxy
+        self.proxyAuthorization = proxyAuthorization
         self.delegate = delegate
     }
 
     // MARK: Connect
 
-    /// Resolves the host (getaddrinfo: IPv4 and IPv6) and starts a non-blocking connect to the first address.
+    /// Starts connecting: a numeric host's address at once, a name through the loop's resolver (off the loop
+    /// thread; ``resolved(_:)`` continues), then a non-blocking connect to each address in turn (IPv4 and IPv6).
     func connect() {
         let target = proxy ?? origin
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(target.host, String(target.port), &hints, &list)
-        guard rc == 0, let first = list else {
-            fail("cannot resolve \(target.host): \(String(cString: gai_strerror(rc)))")
-            return
+        if let numeric = HTTP2Resolver.numeric(host: target.host, port: target.port) {
+            resolved(.success(numeric))
+        } else {
+            delegate.connectionNeedsResolution(self, host: target.host, port: target.port)
         }
-        defer { freeaddrinfo(list) }
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let a = entry {
-            entry = a.pointee.ai_next
-            let bytes = UnsafeRawBufferPointer(start: a.pointee.ai_addr, count: Int(a.pointee.ai_addrlen))
-            addresses.append((a.pointee.ai_family, Array(bytes)))
+    }
+
+    /// The resolver's answer for the host (ignored unless the connection is still waiting for it).
+    func resolved(_ result: Result<[HTTP2ResolvedAddress], HTTP2ClientError>) {
+        guard phase == .resolving else { return }
+        switch result {
+        case .failure(let error):
+            fail(error.message)
+        case .success(let list):
+            guard !list.isEmpty else { fail("cannot resolve \((proxy ?? origin).host): no address"); return }
+            addresses = list
+            phase = .tcp
+            tryNextAddress(previousError: "no address")
         }
-        tryNextAddress(previousError: "no address")
     }
 
     private func tryNextAddress(previousError: String) {
         let target = proxy ?? origin
         while addressIndex < addresses.count {
-            let (family, address) = addresses[addressIndex]
+            let family = addresses[addressIndex].family
+            let address = addresses[addressIndex].socketAddress
             addressIndex += 1
             if fd >= 0 { closeDescriptor() }
             fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -125,7 +142,9 @@ final class HTTP2ClientConnection {
         }
         if proxy != nil {
             phase = .proxy
-            let request = "CONNECT \(origin.authority) HTTP/1.1\r\nHost: \(origin.authority)\r\n\r\n"
+            var request = "CONNECT \(origin.authority) HTTP/1.1\r\nHost: \(origin.authority)\r\n"
+            if let proxyAuthorization { request += "Proxy-Authorization: \(proxyAuthorization)\r\n" }
+            request += "\r\n"
             output.append(contentsOf: Array(request.utf8))
             _ = writeOutput()
         } else {
@@ -223,24 +242,14 @@ final class HTTP2ClientConnection {
     }
 
     /// Submits a request; returns its stream id, or a message when nghttp2 refuses it.
-    func submit(_ request: HTTP2Request, path: String) -> Result<Int32, HTTP2ClientError> {
-        guard phase == .h2, let session else { return .failure(HTTP2ClientError("the connection is not ready")) }
-        var headers = [HTTP2Header(":method", request.method), HTTP2Header(":scheme", origin.scheme),
-                       HTTP2Header(":authority", authority), HTTP2Header(":path", path)]
-        headers.reserveCapacity(request.headers.count + 5)
-        for header in request.headers {
-            // HTTP/2 field names are lowercase (RFC 9113 §8.2.1); APNs's are already.
-            let lowercase = header.name.utf8.allSatisfy { $0 < 0x41 || $0 > 0x5A }
-            headers.append(lowercase ? header : HTTP2Header(header.name.lowercased(), header.value))
-        }
-        if request.method == "POST" { headers.append(HTTP2Header("content-length", String(request.body.count))) }
-        let stream = Stream()
+    func submit(_ request: HTTP2Request) -> Result<Int32, HTTP2ClientError> {
+        guard phase == .h2, let session else { return .failure(HTTP2ClientError(.notReady, "the connection is not ready")) }
         let hasBody = request.method == "POST" || !request.body.isEmpty
-        let streamID = session.submitRequest(headers: headers, body: hasBody ? request.body : nil) ?? -1
+        let streamID = headerEncoder.withNameValues(of: request) { session.submitRequest(nameValues: $0, body: hasBody ? request.body : nil) } ?? -1
         guard streamID > 0 else {
-            return .failure(HTTP2ClientError("nghttp2 refused the request (stream ids exhausted or the session is going away)"))
+            return .failure(HTTP2ClientError(.streamRefused, "nghttp2 refused the request (stream ids exhausted or the session is going away)"))
         }
-        streams[streamID] = stream
+        streams[streamID] = Stream()
         return .success(streamID)
     }
 
@@ -260,7 +269,7 @@ final class HTTP2ClientConnection {
     /// The epoll events this connection waits for.
     var wantedEvents: UInt32 {
         switch phase {
-        case .closed: return 0
+        case .closed, .resolving: return 0
         case .tcp: return EPOLLOUT.rawValue
         case .proxy: return EPOLLIN.rawValue | (outputOffset < output.count ? EPOLLOUT.rawValue : 0)
         case .tls: return EPOLLIN.rawValue | (handshakeWantsWrite ? EPOLLOUT.rawValue : 0)
@@ -276,7 +285,7 @@ final class HTTP2ClientConnection {
     /// Handles readiness from epoll.
     func handle(events: UInt32) {
         switch phase {
-        case .closed: return
+        case .closed, .resolving: return
         case .tcp:
             tcpConnected()
         case .proxy:
@@ -310,11 +319,21 @@ final class HTTP2ClientConnection {
                 return 0
             }
             if n < 0 { break }
-            if n == 0 { fail("the server closed the connection"); break }
+            if n == 0 {
+                fail(confirmed ? "the server closed the connection"
+                               : "\(origin.authority) closed the connection before it sent an HTTP/2 frame; nothing was processed")
+                break
+            }
             if !heard { heard = true; delegate.connectionHeard(self) }
             let accepted = readBuffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             if !accepted {
-                fail("HTTP/2 protocol error from the server")
+                if confirmed {
+                    fail("HTTP/2 protocol error from the server")
+                } else {
+                    let http1 = n >= 7 && readBuffer[0..<7].elementsEqual("HTTP/1.".utf8)
+                    fail("\(origin.authority) sent no valid HTTP/2 frame" + (http1 ? " (it answered HTTP/1.x)" : "")
+                         + "; nothing was processed. APNs (and mock-apns) speak HTTP/2 only — check --url")
+                }
                 break
             }
             if n < readBuffer.count && ssl == nil { break }
@@ -404,6 +423,14 @@ final class HTTP2ClientConnection {
     }
 
     deinit { close() }
+
+    /// Three ASCII digits 100–599 (RFC 9110 §15: a status code is three digits, the first 1–5).
+    static func status(_ text: String) -> Int? {
+        let digits = Array(text.utf8)
+        guard digits.count == 3, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let value = Int(digits[0] - 48) * 100 + Int(digits[1] - 48) * 10 + Int(digits[2] - 48)
+        return (100...599).contains(value) ? value : nil
+    }
 }
 
 extension HTTP2ClientConnection: HTTP2SessionDelegate {
@@ -411,7 +438,17 @@ extension HTTP2ClientConnection: HTTP2SessionDelegate {
 
     func session(_ session: HTTP2Session, receivedHeader header: HTTP2Header, on streamID: Int32) {
         guard let stream = streams[streamID] else { return }
-        if header.name == ":status" { stream.status = Int(header.value) ?? 0 }
+        if header.name == ":status" {
+            if let status = Self.status(header.value) {
+                stream.status = status
+            } else if stream.malformedStatus == nil {
+                stream.malformedStatus = header.value
+                stream.answered = true   // settled here, not as an unanswered close
+                session.submitReset(streamID: streamID, errorCode: .protocolError)
+                delegate.connection(self, malformed: streamID,
+                                    message: ":status \"\(header.value.prefix(16))\" is not a status code 100–599 (RFC 9110 §15); the stream was reset with PROTOCOL_ERROR")
+            }
+        }
         else if stream.headers.count < 256 { stream.headers[header.name] = header.value }
     }
 
@@ -423,12 +460,16 @@ extension HTTP2ClientConnection: HTTP2SessionDelegate {
     func session(_ session: HTTP2Session, received frame: HTTP2FrameSummary) {
         switch frame.type {
         case .headers, .data:
-            guard frame.endsStream, let stream = streams[frame.streamID], !stream.answered, stream.status != 0 else { return }
+            guard frame.endsStream, let stream = streams[frame.streamID], !stream.answered, stream.status >= 200 else { return }
             stream.answered = true
             delegate.connection(self, answered: frame.streamID,
                                 response: HTTP2Response(status: stream.status, headers: stream.headers, body: stream.body))
             stream.body = []
         case .settings:
+            if !frame.isAcknowledgement, !confirmed {
+                confirmed = true
+                delegate.connectionConfirmed(self)
+            }
             guard !frame.isAcknowledgement, frame.settings.contains(where: { $0.id == .maxConcurrentStreams }) else { return }
             delegate.connection(self, settingsMaxConcurrentStreams: Int(session.peerMaxConcurrentStreams))
         case .goaway:

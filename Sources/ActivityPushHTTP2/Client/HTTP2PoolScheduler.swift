@@ -15,8 +15,19 @@
 ///   connections that send no PING (node `apns2` issue #97).
 /// - Every request has a deadline (``Policy/requestTimeoutSeconds``, default 10 s) from the moment it is queued.
 /// - Exact outcomes: a stream reset with `REFUSED_STREAM` or above a GOAWAY's last-stream-id was not processed
-///   (RFC 9113 §8.7, §6.8): it is resent at once on a healthy connection (same request, so the same `apns-id`)
-///   and counted as refused. A stream whose HEADERS went out and that got no answer ends "may have been
+///   (RFC 9113 §8.7, §6.8): it is resent on a healthy connection (same request, so the same `apns-id`) and
+///   counted as refused — at once the first time (a GOAWAY's streams), then after a backoff that doubles from
+///   ``Policy/refusedBackoffSeconds`` up to ``Policy/refusedBackoffCapSeconds``, at most
+///   ``Policy/maxRefusedResends`` times; then it ends ``HTTP2StreamFailure/Kind/refused`` (still "not processed"),
+///   so a server that refuses everything is not stormed.
+/// - No request goes out before the peer's SETTINGS preface (RFC 9113 §3.4: the server's first frame), so a
+///   peer that never sends a valid HTTP/2 frame (an HTTP/1.1 server, a wrong port, garbage) has received no
+///   request: losing it counts as a failed connection attempt ("not sent" once ``Policy/maxConnectAttempts``
+///   failed) — never one connection per request, never "may have been processed". (A request sent with the
+///   preface could be processed by a server whose SETTINGS were still queued when it dropped the connection;
+///   waiting costs one round trip per new connection, not per request.)
+/// - A malformed answer (e.g. `:status` outside 100–599) is no response: the request ends "may have been
+///   processed". A stream whose HEADERS went out and that got no answer ends "may have been
 ///   processed"; a request never written is put back in the queue (or ends "not sent"). Only the transport's
 ///   answered streams are responses — nothing else is reported as one.
 package struct HTTP2PoolScheduler: Sendable {
@@ -38,10 +49,19 @@ package struct HTTP2PoolScheduler: Sendable {
         package var idleTimeoutSeconds = 0.0
         /// Streams after which a connection takes no new ones and closes when drained (0: never).
         package var streamsPerConnection = 0
-        /// Refusals of one request before it ends ``HTTP2StreamFailure/Kind/refused``. Refused streams were not
-        /// processed, so resending cannot duplicate them; the request's deadline bounds the loop. One GOAWAY can
-        /// refuse hundreds of streams at once, and a server that GOAWAYs often refuses the same request many times.
-        package var maxRefusedResends = 1000
+        /// Resends of one request after RST_STREAM `REFUSED_STREAM` before it ends
+        /// ``HTTP2StreamFailure/Kind/refused``. Refused streams were not processed, so resending cannot duplicate
+        /// them; this cap and the backoff keep a server that refuses everything (`refused:all`) from being
+        /// stormed. The request's deadline bounds it too.
+        package var maxRefusedResends = 10
+        /// Resends of one request cut by GOAWAYs (above the last-stream-id) before it ends refused. Each goes to
+        /// another connection, so connection set-up paces them; a server that GOAWAYs every few dozen streams
+        /// cuts the same request many times, hence the high cap.
+        package var maxGoawayResends = 1000
+        /// Wait before the second resend of a refused request (the first is immediate); doubles per refusal.
+        package var refusedBackoffSeconds = 0.01
+        /// Longest wait between two resends of a refused request.
+        package var refusedBackoffCapSeconds = 1.0
         /// Failed connection attempts one waiting request sits through before it ends "not sent".
         package var maxConnectAttempts = 2
         package init() {}
@@ -69,6 +89,8 @@ package struct HTTP2PoolScheduler: Sendable {
         var phase: Phase
         var peerLimit = Int.max
         var warm = false
+        /// The peer sent its SETTINGS preface: it speaks HTTP/2.
+        var confirmed = false
         var requests: Set<RequestID> = []
         var streamIDs: [Int32: RequestID] = [:]
         var started = 0
@@ -80,6 +102,8 @@ package struct HTTP2PoolScheduler: Sendable {
 
     private enum Place: Sendable, Hashable {
         case queued
+        /// Refused before; waits until `until` to be queued again.
+        case backingOff(until: Double)
         case assigned(ConnectionID)
         case open(ConnectionID, streamID: Int32, written: Bool)
     }
@@ -90,6 +114,8 @@ package struct HTTP2PoolScheduler: Sendable {
         var attempts = 0
         var connectFailures = 0
         var refusals = 0
+        /// Of ``refusals``, those by RST_STREAM REFUSED_STREAM (the server declined this very request).
+        var resets = 0
     }
 
     package let policy: Policy
@@ -104,6 +130,8 @@ package struct HTTP2PoolScheduler: Sendable {
     private var deadlines: [(due: Double, id: RequestID)] = []
     private var deadlinesHead = 0
     private var pending: [Action] = []
+    /// Refused requests waiting for their backoff (place `.backingOff`), unordered; usually empty.
+    private var backingOff: [RequestID] = []
 
     /// - Parameter firstConnectionID: connection ids are unique per scheduler; give pools disjoint ranges.
     package init(policy: Policy, firstConnectionID: ConnectionID = 1) {
@@ -140,6 +168,11 @@ package struct HTTP2PoolScheduler: Sendable {
         for id in takeAllQueued() {
             fail(id, .notSent, message)
         }
+        for id in backingOff {
+            guard case .backingOff? = requests[id]?.place else { continue }
+            fail(id, .refused, message + " (refused before; not processed)")
+        }
+        backingOff = []
     }
 
     // MARK: Events
@@ -151,6 +184,13 @@ package struct HTTP2PoolScheduler: Sendable {
         c.idleSince = now
         connections[id] = c
         counters.connectionsOpened += 1
+    }
+
+    /// The peer's first SETTINGS frame (its connection preface) arrived: an HTTP/2 server. From now on a request
+    /// written on this connection and not answered "may have been processed".
+    package mutating func prefaceReceived(_ id: ConnectionID) {
+        guard connections[id] != nil, !connections[id]!.confirmed else { return }
+        connections[id]!.confirmed = true
         for rid in queuedIDs() { requests[rid]?.connectFailures = 0 }
     }
 
@@ -165,6 +205,7 @@ package struct HTTP2PoolScheduler: Sendable {
     package mutating func settingsReceived(_ id: ConnectionID, maxConcurrentStreams: Int?) {
         guard connections[id] != nil else { return }
         connections[id]!.peerLimit = maxConcurrentStreams ?? Int.max
+        prefaceReceived(id)
     }
 
     package mutating func streamOpened(_ request: RequestID, on id: ConnectionID, streamID: Int32) {
@@ -201,6 +242,7 @@ package struct HTTP2PoolScheduler: Sendable {
         guard connections[id] != nil, let rid = connections[id]!.streamIDs.removeValue(forKey: streamID) else { return nil }
         connections[id]!.requests.remove(rid)
         if status != 403 { connections[id]!.warm = true }
+        if !connections[id]!.confirmed { prefaceReceived(id) }   // an answer is an HTTP/2 frame
         if connections[id]!.requests.isEmpty { connections[id]!.idleSince = now }
         guard requests.removeValue(forKey: rid) != nil else { return nil }
         counters.responses += 1
@@ -216,10 +258,19 @@ package struct HTTP2PoolScheduler: Sendable {
         if !written {
             requeueUnsent(rid, message: "the stream closed before its request went out")
         } else if errorCode == Self.refusedStreamCode {
-            refused(rid)
+            refused(rid, now: now, byReset: true)
         } else {
             fail(rid, .mayHaveBeenProcessed, "the server reset the stream (HTTP/2 error \(Self.errorName(errorCode))) after the request was sent")
         }
+    }
+
+    /// The answer on the stream is malformed (RFC 9113 §8.1.1, e.g. `:status` outside 100–599): no response;
+    /// the server may have processed the request. The transport resets the stream (PROTOCOL_ERROR) itself.
+    package mutating func streamMalformed(on id: ConnectionID, streamID: Int32, message: String, now: Double) {
+        guard connections[id] != nil, let rid = connections[id]!.streamIDs.removeValue(forKey: streamID) else { return }
+        connections[id]!.requests.remove(rid)
+        if connections[id]!.requests.isEmpty { connections[id]!.idleSince = now }
+        fail(rid, .mayHaveBeenProcessed, "malformed answer: " + message)
     }
 
     package mutating func resetReceived() { counters.resetsReceived += 1 }
@@ -240,7 +291,7 @@ package struct HTTP2PoolScheduler: Sendable {
                 c = connections[id]!
             } else {
                 connections[id] = c
-                refused(rid)
+                refused(rid, now: now)
                 c = connections[id]!
             }
         }
@@ -254,7 +305,14 @@ package struct HTTP2PoolScheduler: Sendable {
             connectFailed(message: message)
             return
         }
-        settleRequests(of: c, message: message)
+        if !c.confirmed {
+            // Never an HTTP/2 peer (no request is written before its preface): its assigned requests go back to
+            // the queue and the loss counts as a failed connection attempt.
+            for rid in c.requests.sorted() where requests[rid] != nil { pushResend(rid) }
+            connectFailed(message: message)
+            return
+        }
+        settleRequests(of: c, message: message, now: now)
     }
 
     // MARK: Poll
@@ -266,6 +324,9 @@ package struct HTTP2PoolScheduler: Sendable {
         var head = deadlinesHead
         while head < deadlines.count, requests[deadlines[head].id] == nil { head += 1 }
         if head < deadlines.count { consider(deadlines[head].due) }
+        for rid in backingOff {
+            if case .backingOff(let until)? = requests[rid]?.place { consider(until) }
+        }
         for c in connections.values {
             switch c.phase {
             case .connecting(let since): consider(since + policy.connectTimeoutSeconds)
@@ -282,6 +343,7 @@ package struct HTTP2PoolScheduler: Sendable {
     /// transport must do, in order.
     package mutating func poll(now: Double) -> [Action] {
         expire(now: now)
+        releaseBackoffs(now: now)
         upkeep(now: now)
         assign(now: now)
         let out = pending
@@ -292,7 +354,7 @@ package struct HTTP2PoolScheduler: Sendable {
     // MARK: Internals
 
     private func capacity(_ c: Connection) -> Int {
-        guard c.phase == .ready else { return 0 }
+        guard c.phase == .ready, c.confirmed else { return 0 }
         let limit = min(c.peerLimit, policy.maxConcurrentStreams)
         return c.warm ? limit : min(1, limit)
     }
@@ -343,7 +405,7 @@ package struct HTTP2PoolScheduler: Sendable {
             deadlinesHead += 1
             let seconds = Self.format(policy.requestTimeoutSeconds)
             switch r.place {
-            case .queued:
+            case .queued, .backingOff:
                 counters.timedOut += 1
                 if r.refusals > 0 {
                     fail(rid, .refused, "refused \(r.refusals) time(s) by the server (REFUSED_STREAM or GOAWAY) and not answered within the \(seconds) s deadline; not processed", timedOut: true)
@@ -393,7 +455,7 @@ package struct HTTP2PoolScheduler: Sendable {
             if let sent = c.pingSentAt, now - sent >= policy.pingTimeoutSeconds {
                 connections[cid] = nil
                 pending.append(.close(cid))
-                settleRequests(of: c, message: "the connection is dead: no PING answer within \(Self.format(policy.pingTimeoutSeconds)) s")
+                settleRequests(of: c, message: "the connection is dead: no PING answer within \(Self.format(policy.pingTimeoutSeconds)) s", now: now)
                 continue
             }
             if c.phase == .draining, c.requests.isEmpty {
@@ -431,11 +493,11 @@ package struct HTTP2PoolScheduler: Sendable {
     }
 
     /// Ends or resends every request of a connection that is gone.
-    private mutating func settleRequests(of c: Connection, message: String) {
+    private mutating func settleRequests(of c: Connection, message: String, now: Double) {
         for (sid, rid) in c.streamIDs.sorted(by: { $0.key < $1.key }) {
             guard case .open(_, _, let written) = requests[rid]?.place else { continue }
             if let last = c.goawayLastStreamID, sid > last {
-                refused(rid)
+                refused(rid, now: now)
             } else if written {
                 fail(rid, .mayHaveBeenProcessed, message + " after the request was sent; APNs may have processed it")
             } else {
@@ -447,14 +509,37 @@ package struct HTTP2PoolScheduler: Sendable {
         }
     }
 
-    private mutating func refused(_ rid: RequestID) {
+    /// A stream that was not processed: resent. Above a GOAWAY's last-stream-id it goes at once to another
+    /// connection (opening one is the natural pace); after a REFUSED_STREAM reset, at once the first time, then
+    /// after a doubling backoff, and the caps differ (``Policy/maxRefusedResends``, ``Policy/maxGoawayResends``).
+    private mutating func refused(_ rid: RequestID, now: Double, byReset: Bool = false) {
         counters.refused += 1
         requests[rid]!.refusals += 1
-        if requests[rid]!.refusals > policy.maxRefusedResends {
-            fail(rid, .refused, "the server refused the stream \(requests[rid]!.refusals) times (REFUSED_STREAM or GOAWAY); not processed")
-        } else {
+        if byReset { requests[rid]!.resets += 1 }
+        let refusals = requests[rid]!.refusals
+        let resets = requests[rid]!.resets
+        if resets > policy.maxRefusedResends {
+            fail(rid, .refused, "the server reset the stream with REFUSED_STREAM \(resets) times; not processed")
+        } else if refusals > policy.maxGoawayResends {
+            fail(rid, .refused, "the server refused the stream \(refusals) times (REFUSED_STREAM or GOAWAY); not processed")
+        } else if !byReset || resets == 1 {
             pushResend(rid)
+        } else {
+            let wait = min(policy.refusedBackoffCapSeconds, policy.refusedBackoffSeconds * Double(1 << min(resets - 2, 30)))
+            requests[rid]!.place = .backingOff(until: now + wait)
+            backingOff.append(rid)
         }
+    }
+
+    /// Queues refused requests whose backoff is over (in the order they were refused).
+    private mutating func releaseBackoffs(now: Double) {
+        guard !backingOff.isEmpty else { return }
+        var waiting: [RequestID] = []
+        for rid in backingOff {
+            guard case .backingOff(let until)? = requests[rid]?.place else { continue }   // ended meanwhile
+            if until <= now { pushResend(rid) } else { waiting.append(rid) }
+        }
+        backingOff = waiting
     }
 
     private mutating func requeueUnsent(_ rid: RequestID, message: String) {

@@ -226,10 +226,12 @@ public final class LiveActivityService: Sendable {
         public var budgetHolds: [String: Int] = [:]
     }
 
-    /// Counts of activities by state, tokens by kind and budget holds.
+    /// Counts of activities by state (after ending those past Apple's 8-hour limit), tokens by kind and budget holds.
     /// - Throws: ``ActivityError`` 503 when the store fails.
     public func counts() throws(ActivityError) -> Counts {
-        try store.transaction { (o: SQLOutbox) throws(ActivityError) -> Counts in
+        let now = clock()
+        return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> Counts in
+            try expire(o, now: now)
             var counts = Counts()
             for state in ActivityState.all { counts.activities[state.rawValue] = 0 }
             for kind in ActivityTokenKind.all { counts.tokens[kind.rawValue] = 0 }

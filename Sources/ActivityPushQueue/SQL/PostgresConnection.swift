@@ -19,14 +19,14 @@ package final class PostgresConnection: SQLConnection {
         if !url.contains("connect_timeout") {
             target += url.hasPrefix("postgres") ? (url.contains("?") ? "&" : "?") + "connect_timeout=10" : " connect_timeout=10"
         }
-        guard let c = PQconnectdb(target) else { throw QueueError("PostgreSQL \(location): out of memory") }
+        guard let c = PQconnectdb(target) else { throw QueueError("PostgreSQL \(location): out of memory", location: location) }
         conn = c
         guard PQstatus(c) == CONNECTION_OK else {
             let msg = Self.trim(String(cString: PQerrorMessage(c)))
             PQfinish(c)
             conn = nil
-            throw QueueError("cannot connect to PostgreSQL \(location): \(msg) (is the server running and the URL right?)",
-                             kind: .unavailable)
+            throw QueueError("cannot connect to PostgreSQL \(location): \(msg)", kind: .unavailable, location: location,
+                             fix: "check that the server is running and the URL is right")
         }
         try configureSession()
     }
@@ -44,12 +44,12 @@ package final class PostgresConnection: SQLConnection {
     /// (`PQreset`): prepared statements and LISTENs are per session, so they are dropped and re-made on use.
     /// - Throws: ``QueueError/Kind/unavailable`` when the server is still unreachable.
     private func ensureConnected() throws(QueueError) -> OpaquePointer {
-        guard let conn else { throw QueueError("PostgreSQL \(location): connection closed") }
+        guard let conn else { throw QueueError("PostgreSQL \(location): connection closed", location: location) }
         if PQstatus(conn) == CONNECTION_OK { return conn }
         PQreset(conn)
         guard PQstatus(conn) == CONNECTION_OK else {
             throw QueueError("PostgreSQL \(location) unreachable: \(Self.trim(String(cString: PQerrorMessage(conn))))",
-                             kind: .unavailable)
+                             kind: .unavailable, location: location)
         }
         statements = [:]
         reconnects += 1
@@ -130,7 +130,7 @@ package final class PostgresConnection: SQLConnection {
         } else {
             msg = "connection closed"
         }
-        return QueueError("PostgreSQL \(location): \(what): \(Self.trim(msg))", kind: kind)
+        return QueueError("PostgreSQL \(location): \(what): \(Self.trim(msg))", kind: kind, location: location)
     }
 
     /// `?` placeholders → `$1`, `$2`… (outside single-quoted literals).

@@ -20,7 +20,8 @@ package final class SQLiteConnection: SQLConnection {
         guard rc == SQLITE_OK, let handle else {
             let msg = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
-            throw QueueError("cannot open SQLite database \(path): \(msg) (check the directory exists and is writable)")
+            throw QueueError("cannot open SQLite database \(path): \(msg)", location: path,
+                             fix: "check that the directory exists and is writable")
         }
         db = handle
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
@@ -41,9 +42,14 @@ package final class SQLiteConnection: SQLConnection {
         return rc == SQLITE_OK
     }
 
-    /// `SQLITE_FULL` (disk or quota full) becomes ``QueueError/Kind/diskFull``.
+    /// `SQLITE_FULL` (disk or quota full) becomes ``QueueError/Kind/diskFull``; `SQLITE_BUSY` and `SQLITE_LOCKED`
+    /// (the busy timeout ran out while another process wrote) become ``QueueError/Kind/busy``.
     private static func kind(_ code: Int32) -> QueueError.Kind {
-        (code & 0xff) == SQLITE_FULL ? .diskFull : .failed
+        switch code & 0xff {
+        case SQLITE_FULL: return .diskFull
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        default: return .failed
+        }
     }
 
     private func lastKind() -> QueueError.Kind { db.map { Self.kind(sqlite3_extended_errcode($0)) } ?? .failed }
@@ -63,29 +69,30 @@ package final class SQLiteConnection: SQLConnection {
         let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "database closed"
         let kind = lastKind()
         if kind == .diskFull {
-            return QueueError("SQLite \(path): disk full (\(what): \(msg)); free space on that filesystem", kind: .diskFull)
+            return QueueError("SQLite \(path): disk full (\(what): \(msg))", kind: .diskFull, location: path,
+                              fix: "free space on that filesystem")
         }
-        return QueueError("SQLite \(path): \(what): \(msg)", kind: kind)
+        return QueueError("SQLite \(path): \(what): \(msg)", kind: kind, location: path)
     }
 
     package func execute(_ sql: String) throws(QueueError) {
-        guard let db else { throw QueueError("SQLite \(path): database closed") }
+        guard let db else { throw QueueError("SQLite \(path): database closed", location: path) }
         var err: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &err)
         if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(err)
             if Self.kind(rc) == .diskFull {
-                throw QueueError("SQLite \(path): disk full (\(msg) in: \(sql.prefix(40))); free space on that filesystem",
-                                 kind: .diskFull)
+                throw QueueError("SQLite \(path): disk full (\(msg) in: \(sql.prefix(40)))", kind: .diskFull, location: path,
+                                 fix: "free space on that filesystem")
             }
-            throw QueueError("SQLite \(path): \(msg) (in: \(sql.prefix(60)))")
+            throw QueueError("SQLite \(path): \(msg) (in: \(sql.prefix(60)))", location: path)
         }
     }
 
     private func prepared(_ sql: String) throws(QueueError) -> OpaquePointer {
         if let s = statements[sql] { return s }
-        guard let db else { throw QueueError("SQLite \(path): database closed") }
+        guard let db else { throw QueueError("SQLite \(path): database closed", location: path) }
         var stmt: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {
             throw error("prepare \(sql.prefix(60))")

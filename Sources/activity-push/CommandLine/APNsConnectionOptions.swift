@@ -50,7 +50,7 @@ struct APNsConnectionOptions: Sendable {
         environment = serverURL.map(APNsEnvironment.custom) ?? namedEnvironment
         caFile = try arguments.value(Self.caFile)
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw UsageError("\(caFile): cannot read the CA file")
+            throw UsageError(.unreadableInput, option: Self.caFile.spec.name, file: caFile, "\(caFile): cannot read the CA file")
         }
         keyPath = try arguments.value(Self.authKey)
         keyID = try arguments.value(Self.keyID)
@@ -70,7 +70,7 @@ struct APNsConnectionOptions: Sendable {
         do {
             return try ProviderToken(keyFile: credentials.keyPath, keyID: credentials.keyID, teamID: credentials.teamID)
         } catch {
-            throw UsageError("\(error)")
+            throw UsageError(refused: error, option: Self.authKey.spec.name, file: credentials.keyPath)
         }
     }
 
@@ -80,10 +80,11 @@ struct APNsConnectionOptions: Sendable {
     @discardableResult
     func requireCredentials() throws -> (keyPath: String, keyID: String, teamID: String) {
         guard let keyPath else {
-            throw UsageError("--auth-key AuthKey_KEYID.p8 (or env ACTIVITY_PUSH_AUTH_KEY) is required (token auth)")
+            throw UsageError(.missingOption, option: "--auth-key",
+                             "--auth-key AuthKey_KEYID.p8 (or env ACTIVITY_PUSH_AUTH_KEY) is required (token auth)")
         }
-        guard let keyID else { throw UsageError("--key-id is required when the key file is not named AuthKey_<KeyID>.p8") }
-        guard let teamID else { throw UsageError("--team-id is required (10 characters, Membership details)") }
+        guard let keyID else { throw UsageError(.missingOption, option: "--key-id", "--key-id is required when the key file is not named AuthKey_<KeyID>.p8") }
+        guard let teamID else { throw UsageError(.missingOption, option: "--team-id", "--team-id is required (10 characters, Membership details)") }
         return (keyPath, keyID, teamID)
     }
 
@@ -91,7 +92,7 @@ struct APNsConnectionOptions: Sendable {
     /// `--team-id` without `--auth-key` is a usage error.
     func optionalProviderToken() throws -> ProviderToken? {
         if keyPath != nil { return try providerToken() }
-        if teamID != nil || keyID != nil { throw UsageError("--team-id and --key-id need --auth-key") }
+        if teamID != nil || keyID != nil { throw UsageError(.conflictingOptions, option: "--auth-key", "--team-id and --key-id need --auth-key") }
         return nil
     }
 
@@ -101,16 +102,17 @@ struct APNsConnectionOptions: Sendable {
     static func serverURL(_ text: String, flag: String) throws -> String {
         guard text.hasPrefix("https://") || text.hasPrefix("http://"),
               let components = URLComponents(string: text), let host = components.host, !host.isEmpty else {
-            throw UsageError("\(flag) must be https://HOST[:PORT] or http://HOST[:PORT] (h2c), e.g. https://127.0.0.1:2197")
+            throw UsageError(.badValue, option: flag, "\(flag) must be https://HOST[:PORT] or http://HOST[:PORT] (h2c), e.g. https://127.0.0.1:2197")
         }
         guard components.user == nil, components.password == nil else {
-            throw UsageError("\(flag) must not carry a user name or password; the server is authenticated by the provider token")
+            throw UsageError(.badValue, option: flag, "\(flag) must not carry a user name or password",
+                             fix: "the server is authenticated by the provider token")
         }
         guard components.query == nil, components.fragment == nil, components.path.isEmpty || components.path == "/" else {
-            throw UsageError("\(flag) takes only the scheme, host and port (the client adds /3/device/…), e.g. https://127.0.0.1:2197")
+            throw UsageError(.badValue, option: flag, "\(flag) takes only the scheme, host and port (the client adds /3/device/…), e.g. https://127.0.0.1:2197")
         }
         if let port = components.port, !(1...65535).contains(port) {
-            throw UsageError("\(flag): port \(port) is not 1…65535")
+            throw UsageError(.badValue, option: flag, "\(flag): port \(port) is not 1…65535")
         }
         return components.path == "/" ? String(text.dropLast()) : text
     }

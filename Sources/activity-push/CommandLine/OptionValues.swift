@@ -16,7 +16,7 @@ extension Option where Value == Int {
     static func integer(_ name: String, valueName: String = "N", help: String, default defaultValue: Int? = nil,
                         hidden: Bool = false) -> Option<Int> {
         Option(name, valueName: valueName, help: help, default: defaultValue, hidden: hidden) { text, flag in
-            guard let number = Int(text) else { throw UsageError("\(flag) expects an integer, got '\(text)'") }
+            guard let number = Int(text) else { throw UsageError(.badValue, option: flag, "\(flag) expects an integer, got '\(text)'") }
             return number
         }
     }
@@ -26,7 +26,7 @@ extension Option where Value == Int64 {
     /// Whole UNIX seconds (seconds since 1970-01-01 UTC): `--stale-date 1767229200`.
     static func unixSeconds(_ name: String, valueName: String = "UNIX", help: String) -> Option<Int64> {
         Option(name, valueName: valueName, help: help) { text, flag in
-            guard let seconds = Int64(text) else { throw UsageError("\(flag) expects whole UNIX seconds, got '\(text)'") }
+            guard let seconds = Int64(text) else { throw UsageError(.badValue, option: flag, "\(flag) expects whole UNIX seconds, got '\(text)'") }
             return seconds
         }
     }
@@ -42,7 +42,7 @@ extension Option where Value == Double {
         return Option(name, valueName: valueName, help: help, default: defaultValue, defaultText: shownDefault) { text, flag in
             // Double("0x10") would accept hexadecimal, Double("nan") not-a-number.
             guard text.allSatisfy({ "0123456789.eE+-".contains($0) }), let number = Double(text), number.isFinite else {
-                throw UsageError("\(flag) expects a decimal number, got '\(text)'")
+                throw UsageError(.badValue, option: flag, "\(flag) expects a decimal number, got '\(text)'")
             }
             return number
         }
@@ -58,7 +58,7 @@ extension Option {
         return Option(name, valueName: names.joined(separator: "|"), help: help, default: defaultValue,
                       defaultText: defaultText) { text, flag in
             guard let match = choices.first(where: { $0.name == text }) else {
-                throw UsageError("\(flag) must be \(Self.list(names)), got '\(text)'")
+                throw UsageError(.badValue, option: flag, "\(flag) must be \(Self.list(names)), got '\(text)'")
             }
             return match.value
         }

@@ -48,7 +48,8 @@ struct ParsedArguments: Sendable {
                 name = argument
             }
             guard let spec = declared[name] else {
-                throw UsageError(Self.unknownOptionMessage(name, declared: Array(declared.values), commandPath: commandPath))
+                throw UsageError(.unknownOption, option: name, "unknown option \(name)",
+                                 fix: Self.unknownOptionFix(name, declared: Array(declared.values), commandPath: commandPath))
             }
             if spec.arity == .flag {
                 given[name, default: []].append(inlineValue ?? "true")
@@ -56,7 +57,7 @@ struct ParsedArguments: Sendable {
                 given[name, default: []].append(inlineValue)
             } else {
                 guard index < arguments.count else {
-                    throw UsageError("\(name) needs a value" + (spec.valueName.map { " (\(name) \($0))" } ?? ""))
+                    throw UsageError(.missingValue, option: name, "\(name) needs a value" + (spec.valueName.map { " (\(name) \($0))" } ?? ""))
                 }
                 given[name, default: []].append(arguments[index])
                 index += 1
@@ -69,8 +70,8 @@ struct ParsedArguments: Sendable {
         self.environment = environment
     }
 
-    /// "unknown option --concurency; did you mean --concurrency?" — or where to find the options.
-    static func unknownOptionMessage(_ name: String, declared: [OptionSpec], commandPath: String) -> String {
+    /// The fix for an unknown option: "did you mean --concurrency?" for `--concurency`, or where to find the options.
+    static func unknownOptionFix(_ name: String, declared: [OptionSpec], commandPath: String) -> String {
         let candidates = declared.map(\.name)
         let typed = String(name.dropFirst(2))
         let scored = candidates.map { candidate -> (String, Int) in
@@ -79,12 +80,12 @@ struct ParsedArguments: Sendable {
         let best = scored.min { ($0.1, $0.0) < ($1.1, $1.0) }
         let prefixed = candidates.filter { $0.hasPrefix(name) }.sorted()
         if let best, best.1 <= max(2, typed.count / 3) {
-            return "unknown option \(name); did you mean \(best.0)?"
+            return "did you mean \(best.0)?"
         }
         if prefixed.count == 1 {
-            return "unknown option \(name); did you mean \(prefixed[0])?"
+            return "did you mean \(prefixed[0])?"
         }
-        return "unknown option \(name); 'activity-push \(commandPath) --help' lists the options"
+        return "'activity-push \(commandPath) --help' lists the options"
     }
 
     private func spec(_ declaration: some OptionDeclaration) -> OptionSpec {
@@ -139,7 +140,8 @@ struct ParsedArguments: Sendable {
         let directValue = given[spec(direct).name]?.last.flatMap { $0.isEmpty ? nil : $0 }
         let path = try value(file)
         if directValue != nil, path != nil {
-            throw UsageError("\(direct.spec.name) and \(file.spec.name) exclude each other; keep \(file.spec.name)")
+            throw UsageError(.conflictingOptions, option: direct.spec.name, "\(direct.spec.name) and \(file.spec.name) exclude each other",
+                             fix: "keep \(file.spec.name)")
         }
         if let directValue { return directValue }
         if let path {
@@ -147,7 +149,8 @@ struct ParsedArguments: Sendable {
             let line = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)?
                 .trimmingCharacters(in: .whitespaces) ?? ""
             guard !line.isEmpty else {
-                throw UsageError("\(file.spec.name) \(path): the file is empty; write the value on its first line")
+                throw UsageError(.badInput, option: file.spec.name, file: path, "\(file.spec.name) \(path): the file is empty",
+                                 fix: "write the value on its first line")
             }
             return line
         }
@@ -156,7 +159,7 @@ struct ParsedArguments: Sendable {
 
     /// Refuses positionals for a command that takes none.
     func expectNoPositionals() throws {
-        if let first = positionals.first { throw UsageError("unexpected argument '\(first)'") }
+        if let first = positionals.first { throw UsageError(.badArguments, "unexpected argument '\(first)'") }
     }
 }
 
