@@ -40,7 +40,7 @@ public final class Outbox: Sendable {
     ///   - targets: hex device tokens for a device push (one row each); empty for a broadcast push (its channel
     ///     id is the target).
     /// - Throws: ``QueueError`` for a token that is not hex, a broadcast given tokens, or a device push given none.
-    public static func rows(for request: PushRequest, to targets: [String], environment: String = "sandbox",
+    public static func rows(for request: PushRequest, to targets: [String], environment: APNsEnvironment = .sandbox,
                             credential: String = "default", notBeforeUnixSeconds: Double) throws(QueueError) -> [NewPush] {
         let apsTimestamp = NewPush.apsTimestamp(of: request.body)
         let list: [String]
@@ -77,7 +77,7 @@ public final class Outbox: Sendable {
     /// - Parameter notBeforeUnixSeconds: not sent before this time (UNIX seconds); nil = now.
     /// - Throws: ``QueueError`` for bad targets (nothing stored) or a database failure (nothing stored).
     @discardableResult
-    public func enqueue(_ request: PushRequest, to targets: [String], environment: String = "sandbox",
+    public func enqueue(_ request: PushRequest, to targets: [String], environment: APNsEnvironment = .sandbox,
                         credential: String = "default", notBeforeUnixSeconds: Double? = nil,
                         nowUnixSeconds: Double = Date().timeIntervalSince1970) throws(QueueError) -> [Int64] {
         let rows = try Self.rows(for: request, to: targets, environment: environment, credential: credential,

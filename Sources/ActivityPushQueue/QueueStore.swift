@@ -1,3 +1,5 @@
+import ActivityPushCore
+
 /// Durable storage of the push outbox, its attempt journal and the tokens APNs said are inactive.
 ///
 /// Two implementations with the same behaviour and the same tests: ``SQLiteQueueStore`` (one file, the
@@ -16,7 +18,7 @@ public protocol QueueStore: AnyObject, Sendable {
     /// not-before time has passed and in-flight pushes whose lease expired (a crashed worker's). Each claim
     /// counts one attempt. PostgreSQL claims with `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim
     /// the same push while its lease holds.
-    func claim(worker: String, limit: Int, leaseSeconds: Double, environment: String, credential: String,
+    func claim(worker: String, limit: Int, leaseSeconds: Double, environment: APNsEnvironment, credential: String,
                nowUnixSeconds: Double) throws(QueueError) -> [StoredPush]
 
     /// Records results in one transaction: journal rows, the pushes' new states, inactive tokens (410).
@@ -27,7 +29,7 @@ public protocol QueueStore: AnyObject, Sendable {
 
     /// True when nothing for this environment/credential is in flight or due at `nowUnixSeconds` (what
     /// `worker --drain` waits for; it passes a later time to also wait for retries due soon).
-    func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
+    func isDrained(environment: APNsEnvironment, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
 
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds; it decides which pushes are due).
     func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus

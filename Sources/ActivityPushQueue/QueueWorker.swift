@@ -7,8 +7,9 @@ import Synchronization
 public struct WorkerOptions: Sendable, Hashable {
     /// Worker name, recorded as the lease owner and in the journal. Default `<host>-<pid>`.
     public var name: String
-    /// Claims only pushes enqueued for this environment (`sandbox`, `production`).
-    public var environment: String
+    /// Claims only pushes enqueued for this environment (by its stored name, `sandbox` or `production`); where
+    /// the worker sends is its client's environment, which may be a `--url` instead.
+    public var environment: APNsEnvironment
     /// Claims only pushes enqueued for this credential name.
     public var credential: String
     /// Pushes in flight at once (the window; refilled as answers arrive). Match it to the client's capacity,
@@ -40,7 +41,7 @@ public struct WorkerOptions: Sendable, Hashable {
 
     /// Makes options; each parameter sets the property of the same name (durations in seconds), defaults as
     /// documented on each property.
-    public init(name: String = WorkerOptions.defaultName(), environment: String = "sandbox", credential: String = "default",
+    public init(name: String = WorkerOptions.defaultName(), environment: APNsEnvironment = .sandbox, credential: String = "default",
                 window: Int = 500, leaseSeconds: Double = 60, pushDeadlineSeconds: Double = 10,
                 recordBatchSize: Int = 256, recordDelaySeconds: Double = 0.02, pollIntervalSeconds: Double = 0.2,
                 databaseOutageSeconds: Double = 120, drain: Bool = false, drainWaitSeconds: Double = 0,

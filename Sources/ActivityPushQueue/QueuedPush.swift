@@ -10,8 +10,9 @@ public struct NewPush: Sendable, Hashable {
     public var headers: APNsHeaders
     /// Hex device token (push-to-start or update token), or the channel id for a broadcast.
     public var target: String
-    /// `sandbox` or `production` (or any label a worker is started with).
-    public var environment: String
+    /// The APNs environment it is for; its ``APNsEnvironment/name`` (`sandbox`, `production`) is what the queue
+    /// stores and what a worker started with the same environment claims.
+    public var environment: APNsEnvironment
     /// Name of the signing credential (auth key) a worker must hold to send it.
     public var credential: String
     /// Not sent before this time, UNIX seconds.
@@ -21,7 +22,7 @@ public struct NewPush: Sendable, Hashable {
     public var apsTimestamp: Int64
 
     /// Makes a row; each parameter sets the property of the same name. `apsTimestamp` nil: read from the body.
-    public init(request: PushRequest, headers: APNsHeaders, target: String, environment: String, credential: String,
+    public init(request: PushRequest, headers: APNsHeaders, target: String, environment: APNsEnvironment, credential: String,
                 notBeforeUnixSeconds: Double, apsTimestamp: Int64? = nil) {
         self.request = request
         self.headers = headers
@@ -57,8 +58,8 @@ public struct StoredPush: Sendable, Hashable {
     public var target: String
     /// True when ``target`` is a broadcast channel id (sent to `/4/broadcasts/apps/<bundle id>`).
     public var isBroadcast: Bool
-    /// The environment label it was enqueued for (`sandbox`, `production`, …).
-    public var environment: String
+    /// The environment it was enqueued for, read back from its stored name (``APNsEnvironment/stored(_:)``).
+    public var environment: APNsEnvironment
     /// The credential name a worker must hold to send it.
     public var credential: String
     /// The push's `apns-id`, the same on every attempt.

@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 import Synchronization
 
@@ -30,7 +31,7 @@ extension SQLQueueStore {
     /// Claims up to `limit` due pushes for `worker`, leased until `nowUnixSeconds + leaseSeconds` (UNIX seconds);
     /// see ``QueueStore/claim(worker:limit:leaseSeconds:environment:credential:nowUnixSeconds:)``.
     /// - Throws: ``QueueError`` when the database fails; nothing is claimed then.
-    public func claim(worker: String, limit: Int, leaseSeconds: Double, environment: String, credential: String,
+    public func claim(worker: String, limit: Int, leaseSeconds: Double, environment: APNsEnvironment, credential: String,
                       nowUnixSeconds: Double) throws(QueueError) -> [StoredPush] {
         try outbox.run { o throws(QueueError) in
             try o.claim(worker: worker, limit: limit, leaseSeconds: leaseSeconds, environment: environment,
@@ -49,7 +50,7 @@ extension SQLQueueStore {
     }
     /// True when nothing for this environment and credential is in flight or due at `nowUnixSeconds` (UNIX seconds).
     /// - Throws: ``QueueError`` when the database fails.
-    public func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool {
+    public func isDrained(environment: APNsEnvironment, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool {
         try outbox.run { o throws(QueueError) in try o.isDrained(environment: environment, credential: credential, now: nowUnixSeconds) }
     }
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds).

@@ -86,7 +86,7 @@ enum ActivitiesCommandSupport {
         return ActivityBudgets(pushToStartPerHour: starts, priority10UpdatesPerHour: updates)
     }
 
-    static func service(_ outbox: Outbox, bundleID: String, environment: String, schema: ActivitySchema?,
+    static func service(_ outbox: Outbox, bundleID: String, environment: APNsEnvironment, schema: ActivitySchema?,
                         budgets: ActivityBudgets) throws -> LiveActivityService {
         do {
             return try LiveActivityService(outbox: outbox, bundleID: bundleID, environment: environment, schema: schema, budgets: budgets)
@@ -99,7 +99,7 @@ enum ActivitiesCommandSupport {
         try arguments.expectNoPositionals()
         let bundleID = try arguments.defaultedValue(CommonOptions.bundleID(default: "com.example.app"))
         let schema = try CommonOptions.schema(arguments)
-        let environment = try arguments.defaultedValue(APNsConnectionOptions.environment).name
+        let environment = try arguments.defaultedValue(APNsConnectionOptions.environment)
         let format = try arguments.defaultedValue(ActivitiesOptions.format)
         let budgets = try budgets(arguments)
         let outbox: Outbox

@@ -92,7 +92,7 @@ enum ChannelsCLI {
         let client = try token.map {
             try APNsClient(environment: connection.environment, token: $0, transport: HTTP2TransportConfiguration(caFile: connection.caFile))
         }
-        let channels = BroadcastChannels(registry: registry, client: client, environment: connection.namedEnvironment.name)
+        let channels = BroadcastChannels(registry: registry, client: client, environment: connection.namedEnvironment)
         let outcome: Result<JSONValue, ChannelError>
         do throws(ChannelError) {
             switch action {

@@ -122,7 +122,7 @@ enum QueueCLI {
         do { outbox = try Outbox.open(database: databaseFlag) } catch { throw UsageError(refused: error) }
         let ids: [Int64]
         do {
-            ids = try outbox.enqueue(request, to: tokens, environment: environmentName, credential: credential, notBeforeUnixSeconds: notBefore)
+            ids = try outbox.enqueue(request, to: tokens, environment: environment, credential: credential, notBeforeUnixSeconds: notBefore)
         } catch { throw UsageError(refused: error) }
         let location = outbox.store.location
         outbox.store.close()

@@ -72,10 +72,10 @@ let serveCommand = Command(
     }
 
     let configuration = ConsoleConfiguration(
-        schema: schema, bundleID: bundleID, environmentName: url ?? envName, queueEnvironment: envName,
+        schema: schema, bundleID: bundleID, environment: environment, queueEnvironment: connection.namedEnvironment,
         apiToken: (apiToken?.isEmpty ?? true) ? nil : apiToken, intakeToken: intakeToken, readMockJournal: url != nil, strict: strict)
     let activities = try outbox.map { outbox in
-        try ActivitiesCommandSupport.service(outbox, bundleID: bundleID, environment: envName, schema: schema, budgets: budgets)
+        try ActivitiesCommandSupport.service(outbox, bundleID: bundleID, environment: connection.namedEnvironment, schema: schema, budgets: budgets)
     }
     let api = ConsoleAPI(configuration: configuration, client: client, outbox: outbox, activities: activities)
     // SIGINT / SIGTERM are caught since the command started (see StopSignals), so a signal sent the moment the

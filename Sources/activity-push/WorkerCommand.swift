@@ -10,7 +10,7 @@ import Synchronization
 /// flags or a database / key that cannot be opened.
 enum WorkerFlags {
     /// The worker's own defaults, shown in help.
-    private static let defaults = WorkerOptions(environment: APNsEnvironment.sandbox.name, credential: "default",
+    private static let defaults = WorkerOptions(environment: .sandbox, credential: "default",
                                                 drain: false, policy: QueueRetryPolicy())
     static let drain = Flag("--drain", help: "exit once nothing is due or in flight (pushes waiting for a later retry stay queued)")
     static let drainWait = Option<Double>.decimal(
@@ -72,7 +72,7 @@ let workerCommand = Command(
         guard delay >= 0 else { throw UsageError(.badValue, option: "--server-error-delay", "--server-error-delay must not be negative") }
         policy.serverErrorDelaySeconds = delay
     }
-    var options = WorkerOptions(environment: envName, credential: try arguments.defaultedValue(CommonOptions.credential),
+    var options = WorkerOptions(environment: connection.namedEnvironment, credential: try arguments.defaultedValue(CommonOptions.credential),
                                 drain: arguments.isSet(WorkerFlags.drain), policy: policy)
     if let name = try arguments.value(WorkerFlags.name) { options.name = name }
     for flag in [WorkerFlags.batch, WorkerFlags.window] where arguments.isGiven(flag) {

@@ -104,7 +104,7 @@ final class BuilderInputParityTests: XCTestCase {
     func api(_ row: Row) throws -> ConsoleAPI {
         let schema = row.withSchema ? try SwiftSourceReader.read(paths: [Self.attributesFile]) : nil
         return ConsoleAPI(configuration: ConsoleConfiguration(schema: schema, bundleID: Self.bundleID,
-                                                              environmentName: "sandbox", apiToken: nil, strict: false))
+                                                              environment: .sandbox, apiToken: nil, strict: false))
     }
 
     func post(_ api: ConsoleAPI, _ body: [(String, JSONValue)]) async throws -> Verdict {

@@ -35,7 +35,7 @@ final class ConsoleChannelTests: XCTestCase {
         defer { outbox.store.close() }
         let client = try APNsClient(environment: .custom(mock.baseURL),
                                     token: try ProviderToken(keyFile: keyPath, keyID: "CHANNELS12", teamID: "TEAMID1234"))
-        let api = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.pizza", environmentName: mock.baseURL),
+        let api = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.pizza", environment: .custom(mock.baseURL)),
                              client: client, outbox: outbox)
 
         let created = await api.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(1)), ("activityID", .string("game-42"))])))
@@ -81,7 +81,7 @@ final class ConsoleChannelTests: XCTestCase {
         let bare = await (try S.api()).handle(S.get("/v1/channels"))
         XCTAssertEqual(bare.status, 503)
         XCTAssertTrue(bare.bodyText.contains("--database"))
-        let noClient = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.pizza", environmentName: "sandbox"),
+        let noClient = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.pizza", environment: .sandbox),
                                   outbox: outbox)
         let refused = await noClient.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(0))])))
         XCTAssertEqual(refused.status, 503, refused.bodyText)
@@ -103,7 +103,7 @@ final class ConsoleChannelTests: XCTestCase {
                                     token: try ProviderToken(keyFile: keyPath, keyID: "CHANNELS12", teamID: "TEAMID1234"))
         let service = try LiveActivityService(outbox: outbox, bundleID: "com.example.pizza", schema: try S.schema())
         let api = ConsoleAPI(configuration: ConsoleConfiguration(schema: try S.schema(), bundleID: "com.example.pizza",
-                                                                 environmentName: mock.baseURL),
+                                                                 environment: .custom(mock.baseURL)),
                              client: client, outbox: outbox, activities: service)
         let start = await api.handle(S.post("/v1/activities", .obj(
             S.startFields.filter { $0.0 != "event" } + [("activityID", .string("match-7")), ("channel", .bool(true)),

@@ -41,7 +41,7 @@ final class ConsoleSendTests: XCTestCase {
         let client = try APNsClient(environment: .custom(m.baseURL), token: token,
                                     transport: HTTP2TransportConfiguration(requestTimeoutSeconds: 10, connectTimeoutSeconds: 5))
         return ConsoleAPI(configuration: ConsoleConfiguration(schema: try S.schema(), bundleID: "com.example.pizza",
-                                                              environmentName: m.baseURL, readMockJournal: true),
+                                                              environment: .custom(m.baseURL), readMockJournal: true),
                           client: client, outbox: outbox)
     }
 

@@ -16,7 +16,7 @@ enum ConsoleTestSupport {
 
     static func api(token: String? = nil, strict: Bool = false) throws -> ConsoleAPI {
         ConsoleAPI(configuration: ConsoleConfiguration(schema: try schema(), bundleID: "com.example.pizza",
-                                                       environmentName: "sandbox", apiToken: token, strict: strict))
+                                                       environment: .sandbox, apiToken: token, strict: strict))
     }
 
     static let apple2001: Double = 978_307_200

@@ -47,7 +47,7 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
             service = try LiveActivityService(outbox: outbox, bundleID: ActivityLifecycleEndToEndTests.bundleID, schema: schema,
                                               budgets: budgets)
             api = ConsoleAPI(configuration: ConsoleConfiguration(schema: schema, bundleID: ActivityLifecycleEndToEndTests.bundleID,
-                                                                 environmentName: "sandbox", intakeToken: intakeToken),
+                                                                 environment: .sandbox, intakeToken: intakeToken),
                              outbox: outbox, activities: service)
             server = try ConsoleServer(port: 0, api: api)
             reporter = MockTokenReporter(url: server.url, intakeToken: intakeToken)
@@ -141,7 +141,7 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
             XCTAssertEqual(status, 200)
             XCTAssertEqual(shown?["state"]?.value.stringValue, "ended")
             // A console that can reach the mock (serve --url … with a key) adds each push's device outcome.
-            let withMock = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: Self.bundleID, environmentName: "mock",
+            let withMock = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: Self.bundleID, environment: .custom("mock"),
                                                                           readMockJournal: true),
                                       client: rig.client, outbox: rig.service.outbox, activities: rig.service)
             let timeline = JSONReader.read(await withMock.handle(HTTPRequest(method: "GET", path: "/v1/activities/game-42")).body).root

@@ -27,10 +27,10 @@ final class BroadcastChannelTests: XCTestCase {
 
     func testListingPutsTheRegistryBesideApplesList() {
         func channel(_ id: String, deleted: Double? = nil) -> BroadcastChannel {
-            BroadcastChannel(channelID: id, environment: "sandbox", bundleID: Self.bundleID, storagePolicy: .noMessageStored,
+            BroadcastChannel(channelID: id, environment: .sandbox, bundleID: Self.bundleID, storagePolicy: .noMessageStored,
                              createdUnixSeconds: 1, deletedUnixSeconds: deleted)
         }
-        let listing = ChannelListing.reconcile(bundleID: Self.bundleID, environment: "sandbox",
+        let listing = ChannelListing.reconcile(bundleID: Self.bundleID, environment: .sandbox,
                                                registered: [channel("A"), channel("B"), channel("C", deleted: 2)],
                                                atApple: ["D", "A"])
         XCTAssertEqual(listing.entries.map(\.channelID), ["A", "B", "C", "D"])
@@ -43,26 +43,26 @@ final class BroadcastChannelTests: XCTestCase {
         let store = try SQLiteQueueStore(path: temporarySQLitePath())
         defer { store.close() }
         let registry = try ChannelRegistry(store: store)
-        let slot = try registry.reserve(bundleID: Self.bundleID, environment: "sandbox", storagePolicy: .mostRecentMessageStored,
+        let slot = try registry.reserve(bundleID: Self.bundleID, environment: .sandbox, storagePolicy: .mostRecentMessageStored,
                                         activityID: "game-42", nowUnixSeconds: 1_800_000_000)
-        XCTAssertEqual(try registry.channels(bundleID: Self.bundleID, environment: "sandbox"), [], "a reservation is not a channel")
+        XCTAssertEqual(try registry.channels(bundleID: Self.bundleID, environment: .sandbox), [], "a reservation is not a channel")
         let channel = try registry.confirm(slot, channelID: "dHN0LWNoYW5uZWwtMQ==")
-        XCTAssertEqual(channel, BroadcastChannel(channelID: "dHN0LWNoYW5uZWwtMQ==", environment: "sandbox", bundleID: Self.bundleID,
+        XCTAssertEqual(channel, BroadcastChannel(channelID: "dHN0LWNoYW5uZWwtMQ==", environment: .sandbox, bundleID: Self.bundleID,
                                                  storagePolicy: .mostRecentMessageStored, createdUnixSeconds: 1_800_000_000,
                                                  activityID: "game-42"))
-        XCTAssertEqual(try registry.channel(forActivity: "game-42", environment: "sandbox")?.channelID, channel.channelID)
-        XCTAssertNil(try registry.channel(forActivity: "game-42", environment: "production"), "channels are per environment")
-        XCTAssertTrue(try registry.link(channelID: channel.channelID, environment: "sandbox", activityID: "game-43"))
-        XCTAssertNil(try registry.channel(forActivity: "game-42", environment: "sandbox"))
-        XCTAssertTrue(try registry.markDeleted(channelID: channel.channelID, environment: "sandbox", nowUnixSeconds: 1_800_000_100))
-        XCTAssertFalse(try registry.markDeleted(channelID: channel.channelID, environment: "sandbox", nowUnixSeconds: 1_800_000_200))
-        XCTAssertEqual(try registry.channels(bundleID: Self.bundleID, environment: "sandbox"), [])
-        XCTAssertEqual(try registry.channels(bundleID: Self.bundleID, environment: "sandbox", includeDeleted: true).first?.deletedUnixSeconds,
+        XCTAssertEqual(try registry.channel(forActivity: "game-42", environment: .sandbox)?.channelID, channel.channelID)
+        XCTAssertNil(try registry.channel(forActivity: "game-42", environment: .production), "channels are per environment")
+        XCTAssertTrue(try registry.link(channelID: channel.channelID, environment: .sandbox, activityID: "game-43"))
+        XCTAssertNil(try registry.channel(forActivity: "game-42", environment: .sandbox))
+        XCTAssertTrue(try registry.markDeleted(channelID: channel.channelID, environment: .sandbox, nowUnixSeconds: 1_800_000_100))
+        XCTAssertFalse(try registry.markDeleted(channelID: channel.channelID, environment: .sandbox, nowUnixSeconds: 1_800_000_200))
+        XCTAssertEqual(try registry.channels(bundleID: Self.bundleID, environment: .sandbox), [])
+        XCTAssertEqual(try registry.channels(bundleID: Self.bundleID, environment: .sandbox, includeDeleted: true).first?.deletedUnixSeconds,
                        1_800_000_100)
-        let other = try registry.reserve(bundleID: Self.bundleID, environment: "sandbox", storagePolicy: .noMessageStored,
+        let other = try registry.reserve(bundleID: Self.bundleID, environment: .sandbox, storagePolicy: .noMessageStored,
                                          activityID: nil, nowUnixSeconds: 1_800_000_000)
         registry.release(other)
-        XCTAssertEqual(try registry.channels(bundleID: Self.bundleID, environment: "sandbox", includeDeleted: true).count, 1)
+        XCTAssertEqual(try registry.channels(bundleID: Self.bundleID, environment: .sandbox, includeDeleted: true).count, 1)
     }
 
     func testRegistryRefusesTheChannelOverApplesLimitBeforeCallingApple() async throws {
@@ -84,7 +84,7 @@ final class BroadcastChannelTests: XCTestCase {
         }
         let client = try APNsClient(environment: .custom(mock.baseURL), token: try Self.token())
         defer { Task { await client.shutdown() } }
-        let channels = BroadcastChannels(registry: registry, client: client, environment: "sandbox")
+        let channels = BroadcastChannels(registry: registry, client: client, environment: .sandbox)
         do {
             _ = try await channels.create(bundleID: Self.bundleID, storagePolicy: .noMessageStored)
             XCTFail("the 10 001st channel must be refused")
@@ -95,7 +95,7 @@ final class BroadcastChannelTests: XCTestCase {
         }
         XCTAssertEqual(mock.journal().count, 0, "nothing was sent to Apple")
         // Another app, or the other environment, still has room.
-        let production = BroadcastChannels(registry: registry, client: client, environment: "production")
+        let production = BroadcastChannels(registry: registry, client: client, environment: .production)
         _ = try await production.create(bundleID: Self.bundleID, storagePolicy: .noMessageStored)
         XCTAssertEqual(mock.journal().count, 1)
     }
@@ -111,7 +111,7 @@ final class BroadcastChannelTests: XCTestCase {
         let client = try APNsClient(environment: .custom(mock.baseURL), token: try Self.token(),
                                     transport: HTTP2TransportConfiguration(caFile: mock.caCertificatePath))
         defer { Task { await client.shutdown() } }
-        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: "sandbox")
+        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: .sandbox)
         let first = try await channels.create(bundleID: Self.bundleID, storagePolicy: .noMessageStored, activityID: "game-1")
         let second = try await channels.create(bundleID: Self.bundleID, storagePolicy: .mostRecentMessageStored)
         XCTAssertNotEqual(first.channelID, second.channelID)
@@ -175,7 +175,7 @@ final class BroadcastChannelTests: XCTestCase {
         let client = try APNsClient(environment: .custom(mock.baseURL), token: try Self.token(),
                                     transport: HTTP2TransportConfiguration(caFile: mock.caCertificatePath))
         defer { Task { await client.shutdown() } }
-        let channels = BroadcastChannels(registry: try ChannelRegistry(store: stores[0]), client: client, environment: "sandbox")
+        let channels = BroadcastChannels(registry: try ChannelRegistry(store: stores[0]), client: client, environment: .sandbox)
         let busy = try await channels.create(bundleID: Self.bundleID, storagePolicy: .noMessageStored).channelID
         let quiet = try await channels.create(bundleID: Self.bundleID, storagePolicy: .noMessageStored).channelID
         func broadcast(_ channel: String, _ minutes: Int, _ ts: Int64) throws -> [NewPush] {

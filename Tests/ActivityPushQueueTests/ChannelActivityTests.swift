@@ -34,7 +34,7 @@ final class ChannelActivityTests: XCTestCase {
         let client = try APNsClient(environment: .custom(mock.baseURL), token: try BroadcastChannelTests.token(),
                                     transport: HTTP2TransportConfiguration(caFile: mock.caCertificatePath))
         defer { Task { await client.shutdown() } }
-        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: "sandbox")
+        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: .sandbox)
         let service = try LiveActivityService(outbox: outbox, bundleID: Self.bundleID)
         for device in 1...2 {
             _ = try service.register(ActivityTokenRegistration(kind: .pushToStart, deviceID: "device-\(device)",
@@ -53,13 +53,13 @@ final class ChannelActivityTests: XCTestCase {
         let (started, created) = try await service.start(start, channels: channels)
         XCTAssertTrue(created)
         let channelID = try XCTUnwrap(started.channelID)
-        XCTAssertEqual(try channels.registry.channel(forActivity: "game-42", environment: "sandbox")?.channelID, channelID,
+        XCTAssertEqual(try channels.registry.channel(forActivity: "game-42", environment: .sandbox)?.channelID, channelID,
                        "the registry links the channel to the activity")
         // The same start again: nothing new, no second channel.
         let (again, createdAgain) = try await service.start(start, channels: channels)
         XCTAssertFalse(createdAgain)
         XCTAssertEqual(again.channelID, channelID)
-        XCTAssertEqual(try channels.registry.channels(bundleID: Self.bundleID, environment: "sandbox").count, 1)
+        XCTAssertEqual(try channels.registry.channels(bundleID: Self.bundleID, environment: .sandbox).count, 1)
 
         var update = ActivityChangeRequest(contentState: .obj([("minutesLeft", .int(20))]))
         update.priority = 10
@@ -101,7 +101,7 @@ final class ChannelActivityTests: XCTestCase {
         defer { store.close() }
         let client = try APNsClient(environment: .custom(mock.baseURL), token: try BroadcastChannelTests.token())
         defer { Task { await client.shutdown() } }
-        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: "sandbox")
+        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: .sandbox)
         let service = try LiveActivityService(outbox: Outbox(store: store), bundleID: Self.bundleID)
         var start = ActivityStartRequest(activityID: "game-43")
         start.attributesType = "PizzaDeliveryAttributes"

@@ -13,7 +13,7 @@ final class WorkerTriageTests: XCTestCase {
         var headers = request.headers
         headers["apns-id"] = "00000000-0000-0000-0000-\(String(format: "%012d", id))"
         var push = StoredPush(id: id, bundleID: Pushes.bundleID, event: event, headers: headers, body: request.body,
-                              target: target, isBroadcast: false, environment: "sandbox", credential: "default",
+                              target: target, isBroadcast: false, environment: .sandbox, credential: "default",
                               apnsID: headers["apns-id"] ?? "", state: .inflight, attempts: attempts,
                               notBeforeUnixSeconds: 0, enqueuedUnixSeconds: 0)
         push.reclaimedAfterExpiredLease = reclaimed
@@ -104,7 +104,7 @@ final class FailingStore: QueueStore {
     func enqueue(_ pushes: [NewPush], nowUnixSeconds: Double) throws(QueueError) -> [Int64] {
         try inner.enqueue(pushes, nowUnixSeconds: nowUnixSeconds)
     }
-    func claim(worker: String, limit: Int, leaseSeconds: Double, environment: String, credential: String,
+    func claim(worker: String, limit: Int, leaseSeconds: Double, environment: APNsEnvironment, credential: String,
                nowUnixSeconds: Double) throws(QueueError) -> [StoredPush] {
         // Counted once a record has failed: from then on the worker must not claim (a claim before that fails too).
         if failure.withLock({ $0 }) != nil, completesFailed > 0 { claimsWhileFailing.add(1, ordering: .relaxed) }
@@ -120,7 +120,7 @@ final class FailingStore: QueueStore {
         try inner.complete(results)
     }
     func inactiveTokens(among targets: [String]) throws(QueueError) -> [String: String] { try inner.inactiveTokens(among: targets) }
-    func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool {
+    func isDrained(environment: APNsEnvironment, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool {
         try check()
         return try inner.isDrained(environment: environment, credential: credential, nowUnixSeconds: nowUnixSeconds)
     }
@@ -283,7 +283,7 @@ final class PipelinedWorkerTests: XCTestCase {
             let now = 1_800_000_000.0
             let outbox = Outbox(store: store)
             func claim(_ at: Double) throws -> [StoredPush] {
-                try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: "sandbox", credential: "default", nowUnixSeconds: at)
+                try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: .sandbox, credential: "default", nowUnixSeconds: at)
             }
             func result(_ push: StoredPush, _ outcome: AttemptOutcome, retryAt: Double? = nil) -> AttemptResult {
                 AttemptResult(pushID: push.id, atUnixSeconds: now, target: push.target, outcome: outcome, apnsID: push.apnsID,

@@ -58,17 +58,17 @@ struct StoreContract {
         let (store, _) = try make()
         defer { store.close() }
         let ids = try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: (0..<5).map(Pushes.token), nowUnixSeconds: now)
-        let first = try store.claim(worker: "w1", limit: 3, leaseSeconds: 30, environment: "sandbox", credential: "default", nowUnixSeconds: now)
+        let first = try store.claim(worker: "w1", limit: 3, leaseSeconds: 30, environment: .sandbox, credential: "default", nowUnixSeconds: now)
         XCTAssertEqual(first.map(\.id), Array(ids.prefix(3)), "oldest due first")
         XCTAssertTrue(first.allSatisfy { $0.attempts == 1 && $0.state == .inflight })
-        let second = try store.claim(worker: "w2", limit: 10, leaseSeconds: 30, environment: "sandbox", credential: "default", nowUnixSeconds: now + 1)
+        let second = try store.claim(worker: "w2", limit: 10, leaseSeconds: 30, environment: .sandbox, credential: "default", nowUnixSeconds: now + 1)
         XCTAssertEqual(second.map(\.id), Array(ids.suffix(2)), "leased pushes are not claimed again")
-        XCTAssertTrue(try store.claim(worker: "w2", limit: 10, leaseSeconds: 30, environment: "sandbox", credential: "default", nowUnixSeconds: now + 2).isEmpty)
-        XCTAssertFalse(try store.isDrained(environment: "sandbox", credential: "default", nowUnixSeconds: now + 2), "in flight is not drained")
+        XCTAssertTrue(try store.claim(worker: "w2", limit: 10, leaseSeconds: 30, environment: .sandbox, credential: "default", nowUnixSeconds: now + 2).isEmpty)
+        XCTAssertFalse(try store.isDrained(environment: .sandbox, credential: "default", nowUnixSeconds: now + 2), "in flight is not drained")
         // Other environment / credential: nothing.
-        XCTAssertTrue(try store.claim(worker: "w3", limit: 10, leaseSeconds: 30, environment: "production", credential: "default", nowUnixSeconds: now + 100).isEmpty)
+        XCTAssertTrue(try store.claim(worker: "w3", limit: 10, leaseSeconds: 30, environment: .production, credential: "default", nowUnixSeconds: now + 100).isEmpty)
         // Lease expired (worker crashed): the pushes come back, same bytes and apns-id, attempt 2.
-        let again = try store.claim(worker: "w3", limit: 10, leaseSeconds: 30, environment: "sandbox", credential: "default", nowUnixSeconds: now + 31)
+        let again = try store.claim(worker: "w3", limit: 10, leaseSeconds: 30, environment: .sandbox, credential: "default", nowUnixSeconds: now + 31)
         XCTAssertEqual(again.map(\.id), Array(ids.prefix(3)))
         XCTAssertEqual(again.map(\.apnsID), first.map(\.apnsID))
         XCTAssertEqual(again.map(\.body), first.map(\.body))
@@ -91,7 +91,7 @@ struct StoreContract {
         let (store, _) = try make()
         defer { store.close() }
         let ids = try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: (0..<4).map(Pushes.token), nowUnixSeconds: now)
-        let claimed = try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: "sandbox", credential: "default", nowUnixSeconds: now)
+        let claimed = try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: .sandbox, credential: "default", nowUnixSeconds: now)
         XCTAssertEqual(claimed.count, 4)
         try store.complete([
             AttemptResult(pushID: ids[0], atUnixSeconds: now, target: Pushes.token(0), outcome: .sent, status: 200, apnsID: claimed[0].apnsID, worker: "w"),
@@ -114,12 +114,12 @@ struct StoreContract {
         XCTAssertEqual(st.attempts, 4)
         XCTAssertEqual(try store.inactiveTokens(among: [Pushes.token(2), Pushes.token(3)]), [Pushes.token(2): "Unregistered"])
         // The retry is not claimable before its time, then it is.
-        XCTAssertTrue(try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: "sandbox", credential: "default", nowUnixSeconds: now + 29).isEmpty)
-        XCTAssertTrue(try store.isDrained(environment: "sandbox", credential: "default", nowUnixSeconds: now + 29))
+        XCTAssertTrue(try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: .sandbox, credential: "default", nowUnixSeconds: now + 29).isEmpty)
+        XCTAssertTrue(try store.isDrained(environment: .sandbox, credential: "default", nowUnixSeconds: now + 29))
         st = try store.status(nowUnixSeconds: now + 31)
         XCTAssertEqual(st.due, 1)
         XCTAssertEqual(st.oldestDueUnixSeconds, now + 30)
-        XCTAssertEqual(try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: "sandbox", credential: "default", nowUnixSeconds: now + 31).map(\.id), [ids[1]])
+        XCTAssertEqual(try store.claim(worker: "w", limit: 10, leaseSeconds: 60, environment: .sandbox, credential: "default", nowUnixSeconds: now + 31).map(\.id), [ids[1]])
 
         // Dead letters: list, retry by id (clears the inactive mark of that token), purge the rest.
         let dead = try store.deadLetters(limit: 10)
@@ -157,7 +157,7 @@ struct StoreContract {
         XCTAssertEqual(try store.push(id: u150[0])?.state, .pending)
 
         // A push already in flight is not superseded (it may be on the wire).
-        let inflight = try store.claim(worker: "w", limit: 1, leaseSeconds: 60, environment: "sandbox", credential: "default", nowUnixSeconds: now)
+        let inflight = try store.claim(worker: "w", limit: 1, leaseSeconds: 60, environment: .sandbox, credential: "default", nowUnixSeconds: now)
         XCTAssertEqual(inflight.map(\.id), [u100[1]])
         // An end supersedes every older unsent update of its token, and only those.
         let end = try outbox.enqueue(try Pushes.end(ts: 300), to: [a, b], nowUnixSeconds: now)
@@ -167,7 +167,7 @@ struct StoreContract {
         XCTAssertEqual(try store.push(id: end[0])?.state, .pending)
         XCTAssertEqual(try store.status(nowUnixSeconds: now).counts["superseded"], 3)
         // Other environments are other devices.
-        let prod = try outbox.enqueue(try Pushes.update(ts: 50), to: [a], environment: "production", nowUnixSeconds: now)
+        let prod = try outbox.enqueue(try Pushes.update(ts: 50), to: [a], environment: .production, nowUnixSeconds: now)
         _ = try outbox.enqueue(try Pushes.end(ts: 400), to: [a], nowUnixSeconds: now)
         XCTAssertEqual(try store.push(id: prod[0])?.state, .pending)
     }
@@ -185,7 +185,7 @@ struct StoreContract {
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             var mine: [Int64] = []
             while true {
-                let got = (try? stores[i].claim(worker: "w\(i)", limit: 7, leaseSeconds: 60, environment: "sandbox",
+                let got = (try? stores[i].claim(worker: "w\(i)", limit: 7, leaseSeconds: 60, environment: .sandbox,
                                                 credential: "default", nowUnixSeconds: now)) ?? []
                 if got.isEmpty { break }
                 mine += got.map(\.id)

@@ -2,6 +2,8 @@
 """Browser test of `activity-push serve`: headless Chromium fills the generated form for a push-to-start,
 sees zero findings, sends it through the APNs client to `mock-apns --h2c` and sees 200 and the mock device's
 `started`; then types an alert-like key into the attributes JSON and sees `unknown-attribute-key` with its fix.
+Then one Live Activity through the lifecycle API and a worker: the activities page lists it with its state and
+its timeline shows each device, the start push with APNs 200 and the mock device's `started`.
 Screenshots go to --out. Standard library only (the DevTools client is in cdp.py)."""
 import argparse
 import calendar
@@ -14,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -23,6 +26,8 @@ APPLE_EPOCH = 978307200
 TEAM_ID = "TEAM123456"
 KEY_ID = "CONSOLE001"
 TOKEN = "a1b2c3d4" * 12  # 96 hex digits: a push-to-start token
+ACTIVITY_TOKEN = "0f1e2d3c" * 12  # the activity device's push-to-start token
+UPDATE_TOKEN = "9a8b7c6d" * 8  # the update token the app reports once the activity runs
 
 
 def first_line(proc, timeout=20, prefix=None, stream="stdout"):
@@ -76,8 +81,10 @@ class Test:
         mock_url = first_line(mock, prefix="mock-apns listening on").split()[-1]
         print(f"mock-apns: {mock_url}")
 
+        self.key, self.mock_url = key, mock_url
+        self.database = os.path.join(self.tmp, "queue.sqlite")
         serve = self.start([a.cli, "serve", "--port", "0", "--attributes", a.attributes, "--bundle-id", "com.example.pizza",
-                            "--auth-key", key, "--team-id", TEAM_ID, "--url", mock_url])
+                            "--auth-key", key, "--team-id", TEAM_ID, "--url", mock_url, "--database", self.database])
         console_url = first_line(serve, prefix="http://")
         self.serve = serve
         print(f"console:   {console_url}")
@@ -165,6 +172,8 @@ class Test:
         self.ok(cdp.evaluate("document.getElementById('send').disabled"), "send is disabled while errors remain")
         self.screenshot("screenshot.png")
 
+        self.activities(console_url)
+
         # Clean shutdown on SIGTERM.
         serve.send_signal(signal.SIGTERM)
         try:
@@ -172,6 +181,62 @@ class Test:
         except subprocess.TimeoutExpired:
             code = None
         self.ok(code == 0, f"serve stops cleanly on SIGTERM (exit {code})")
+
+    def activities(self, console_url):
+        """One activity on two devices (one without a token) through the lifecycle API; a worker sends the start
+        to the mock; the app reports the update token; the pages show the list and the timeline."""
+        a, cdp = self.args, self.cdp
+
+        def api(method, path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(console_url + path, data=data, method=method,
+                                             headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=15) as response:
+                    return response.status, json.loads(response.read() or b"null")
+            except urllib.error.HTTPError as error:
+                return error.code, json.loads(error.read() or b"null")
+
+        status, _ = api("POST", "/v1/tokens", {"kind": "push-to-start", "deviceID": "ipad-1",
+                                               "attributesType": "PizzaDeliveryAttributes", "token": ACTIVITY_TOKEN})
+        self.ok(status in (200, 202), f"POST /v1/tokens takes the push-to-start token ({status})")
+        placed = int(time.time()) - APPLE_EPOCH
+        status, started = api("POST", "/v1/activities", {
+            "activityID": "order-1042", "type": "PizzaDeliveryAttributes",
+            "attributes": {"orderNumber": "A-1042", "restaurantName": "Luigi's", "itemCount": 3, "placedAt": placed},
+            "contentState": {"status": "In the oven", "vehicle": "cargo-bike", "etaMinutes": 25, "expectedAt": placed + 1500},
+            "alert": {"title": "Order placed", "body": "Luigi's is making your pizza"},
+            "deviceIDs": ["ipad-1", "phone-2"]})
+        self.ok(status == 202, f"POST /v1/activities starts order-1042 ({status}: {json.dumps(started)[:300]})")
+        worker = subprocess.run([a.cli, "worker", "--database", self.database, "--url", self.mock_url, "--auth-key", self.key,
+                                 "--team-id", TEAM_ID, "--drain"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        self.ok(worker.returncode == 0, f"worker --drain sends the start (exit {worker.returncode}: {worker.stderr.decode()[-300:]})")
+        status, _ = api("POST", "/v1/tokens", {"kind": "update", "deviceID": "ipad-1", "activityID": "order-1042",
+                                               "token": UPDATE_TOKEN})
+        self.ok(status in (200, 202), f"the app's update token is taken ({status})")
+
+        cdp.call("Page.navigate", url=console_url + "/activities")
+        cdp.wait_for("document.body && document.body.dataset.ready === 'true'", what="the activities page to load")
+        row = cdp.wait_for("(() => { const r = document.querySelector('#activities tr[data-activity-id=\"order-1042\"]'); "
+                           "return r ? [...r.children].map(c => c.textContent) : null; })()", what="the activity's row")
+        self.ok(row[2] == "active" and row[3] == "2", f"the list shows order-1042 active on 2 devices ({row})")
+        self.click("#activities tr[data-activity-id=\"order-1042\"] a")
+        cdp.wait_for("location.pathname === '/activities/order-1042' && !!document.body && document.body.dataset.ready === 'true'",
+                     what="the timeline page")
+        devices = cdp.wait_for("(() => { const rows = [...document.querySelectorAll('#timeline-devices tr[data-device-id]')]; "
+                               "return rows.length === 2 ? Object.fromEntries(rows.map(r => [r.dataset.deviceId, "
+                               "[...r.children].map(c => c.textContent)])) : null; })()", what="both devices")
+        self.ok(devices["ipad-1"][1] == "started" and devices["phone-2"][1] == "no-token",
+                f"the timeline shows ipad-1 started and phone-2 without a token ({devices})")
+        self.ok(ACTIVITY_TOKEN not in cdp.evaluate("document.body.innerText")
+                and devices["ipad-1"][2].startswith(ACTIVITY_TOKEN[:4]), "tokens are shown redacted")
+        push = cdp.wait_for("(() => { const r = document.querySelector('#timeline-pushes tr[data-event=start]'); "
+                            "return r ? [...r.children].map(c => c.textContent) : null; })()", what="the start push")
+        self.ok(push[1] == "start" and push[2] == "ipad-1" and push[6] == "sent" and push[7] == "200",
+                f"the start push went to ipad-1: sent, APNs 200 ({push})")
+        self.ok(push[9] == "started", f"the mock device started the activity ({push[9]})")
+        self.ok(cdp.evaluate("document.getElementById('timeline-state').textContent") == "active", "the activity is active")
+        self.screenshot("screenshot-activity.png")
 
     # ---- helpers -------------------------------------------------------------------------------------------
     def focus(self, selector, clear=True):

@@ -6,10 +6,12 @@ public struct ConsoleConfiguration: Sendable {
     public var schema: ActivitySchema?
     /// `--bundle-id`: `apns-topic` is `<bundleID>.push-type.liveactivity`.
     public var bundleID: String
-    /// Where sends go (`sandbox`, `production`, or the `--url`), shown on the page.
-    public var environmentName: String
-    /// The queue label pushes are enqueued under (the environment an `activity-push worker` process claims).
-    public var queueEnvironment: String
+    /// Where sends go: ``APNsEnvironment/sandbox``, ``APNsEnvironment/production``, or the `--url`
+    /// (``APNsEnvironment/custom(_:)``); its name is shown on the page.
+    public var environment: APNsEnvironment
+    /// The environment pushes are enqueued for (an `activity-push worker` started with the same `--env` claims
+    /// them); `sandbox` or `production` even when sends go to a `--url`.
+    public var queueEnvironment: APNsEnvironment
     /// When set, every request must carry `Authorization: Bearer <token>` (or HTTP Basic with it as password).
     public var apiToken: String?
     /// `--intake-token`: when set, `POST /v1/tokens` (the app's route) needs `Authorization: Bearer <it>` (or the
@@ -22,11 +24,11 @@ public struct ConsoleConfiguration: Sendable {
     /// `--strict` for the page's checks: unknown content-state keys are errors.
     public var strict: Bool
 
-    public init(schema: ActivitySchema?, bundleID: String, environmentName: String, queueEnvironment: String = "sandbox",
+    public init(schema: ActivitySchema?, bundleID: String, environment: APNsEnvironment, queueEnvironment: APNsEnvironment = .sandbox,
                 apiToken: String? = nil, intakeToken: String? = nil, maxBodyBytes: Int = 64 * 1024, readMockJournal: Bool = false, strict: Bool = false) {
         self.schema = schema
         self.bundleID = bundleID
-        self.environmentName = environmentName
+        self.environment = environment
         self.queueEnvironment = queueEnvironment
         self.apiToken = apiToken
         self.intakeToken = intakeToken

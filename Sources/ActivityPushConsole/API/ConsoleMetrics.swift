@@ -63,17 +63,23 @@ public final class ConsoleMetrics: Sendable {
     }
 
     /// The Prometheus exposition text.
-    func render(_ g: Gauges) -> String {
+    func render(_ gauges: Gauges) -> String {
         let counted = counts.withLock { $0 }
         let (requests, checks, sent, accepted) = (counted.requests, counted.checks, counted.sent, counted.accepted)
         let (rejected, transportFailures, refused, enqueued) = (counted.rejected, counted.transportFailures, counted.refused, counted.enqueued)
         let (bucketCounts, latencySum, latencyCount) = (counted.bucketCounts, counted.latencySum, counted.latencyCount)
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
+        /// One sample per key, keys sorted: `name{label="key"} value`.
+        func samples(_ name: String, label: String, _ values: [String: Int]?) {
+            for (key, value) in (values ?? [:]).sorted(by: { $0.key < $1.key }) {
+                out += "\(name){\(label)=\"\(Self.escape(key))\"} \(value)\n"
+            }
+        }
         family("activity_push_http_requests_total", "counter", "HTTP requests served by the console, by route and status.")
-        for key in requests.keys.sorted() {
+        for (key, count) in requests.sorted(by: { $0.key < $1.key }) {
             let parts = key.split(separator: "|", maxSplits: 1)
-            out += "activity_push_http_requests_total{route=\"\(Self.escape(String(parts[0])))\",status=\"\(parts[1])\"} \(requests[key]!)\n"
+            out += "activity_push_http_requests_total{route=\"\(Self.escape(String(parts[0])))\",status=\"\(parts[1])\"} \(count)\n"
         }
         family("activity_push_checks_total", "counter", "Payloads judged by POST /v1/check, by verdict.")
         out += "activity_push_checks_total{result=\"accepted\"} \(checks[true] ?? 0)\n"
@@ -83,7 +89,7 @@ public final class ConsoleMetrics: Sendable {
         family("activity_push_accepted_total", "counter", "Pushes APNs answered with 2xx.")
         out += "activity_push_accepted_total \(accepted)\n"
         family("activity_push_rejected_total", "counter", "Pushes APNs rejected, by reason.")
-        for r in rejected.keys.sorted() { out += "activity_push_rejected_total{reason=\"\(Self.escape(r))\"} \(rejected[r]!)\n" }
+        samples("activity_push_rejected_total", label: "reason", rejected)
         family("activity_push_transport_failures_total", "counter", "Sends that got no APNs answer (connection, timeout).")
         out += "activity_push_transport_failures_total \(transportFailures)\n"
         family("activity_push_refused_total", "counter", "Send or enqueue requests refused because the push has error findings.")
@@ -91,19 +97,19 @@ public final class ConsoleMetrics: Sendable {
         family("activity_push_enqueued_total", "counter", "Pushes stored in the queue by POST /v1/enqueue.")
         out += "activity_push_enqueued_total \(enqueued)\n"
         family("activity_push_retries_total", "counter", "Retries: requests the HTTP/2 client resent, and queue attempts scheduled for retry.")
-        out += "activity_push_retries_total{source=\"client\"} \(g.transportRetries ?? 0)\n"
-        out += "activity_push_retries_total{source=\"queue\"} \(g.queueRetries ?? 0)\n"
+        out += "activity_push_retries_total{source=\"client\"} \(gauges.transportRetries ?? 0)\n"
+        out += "activity_push_retries_total{source=\"queue\"} \(gauges.queueRetries ?? 0)\n"
         family("activity_push_queue_depth", "gauge", "Pushes in the queue by state (absent without a queue).")
-        for s in (g.queueDepth ?? [:]).keys.sorted() { out += "activity_push_queue_depth{state=\"\(s)\"} \(g.queueDepth![s]!)\n" }
+        samples("activity_push_queue_depth", label: "state", gauges.queueDepth)
         family("activity_push_activities", "gauge", "Live Activities by state (absent without a queue).")
-        for s in (g.activities ?? [:]).keys.sorted() { out += "activity_push_activities{state=\"\(Self.escape(s))\"} \(g.activities![s]!)\n" }
+        samples("activity_push_activities", label: "state", gauges.activities)
         family("activity_push_activity_tokens", "gauge", "Tokens the app posted, by kind (live) and retired.")
-        for k in (g.tokens ?? [:]).keys.sorted() { out += "activity_push_activity_tokens{kind=\"\(Self.escape(k))\"} \(g.tokens![k]!)\n" }
+        samples("activity_push_activity_tokens", label: "kind", gauges.tokens)
         family("activity_push_budget_holds_total", "counter", "Activity pushes a budget held (push-to-start) or lowered to priority 5.")
-        for b in (g.budgetHolds ?? [:]).keys.sorted() { out += "activity_push_budget_holds_total{budget=\"\(Self.escape(b))\"} \(g.budgetHolds![b]!)\n" }
+        samples("activity_push_budget_holds_total", label: "budget", gauges.budgetHolds)
         family("activity_push_send_latency_seconds", "histogram", "Round trip of console sends to APNs.")
-        for (i, b) in Self.latencyBuckets.enumerated() {
-            out += "activity_push_send_latency_seconds_bucket{le=\"\(Self.number(b))\"} \(bucketCounts[i])\n"
+        for (index, bound) in Self.latencyBuckets.enumerated() {
+            out += "activity_push_send_latency_seconds_bucket{le=\"\(Self.number(bound))\"} \(bucketCounts[index])\n"
         }
         out += "activity_push_send_latency_seconds_bucket{le=\"+Inf\"} \(latencyCount)\n"
         out += "activity_push_send_latency_seconds_sum \(Self.number(latencySum))\n"

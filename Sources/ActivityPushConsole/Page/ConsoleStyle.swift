@@ -92,6 +92,7 @@ td.mono { font-family: var(--mono); font-size: .75rem; word-break: break-all; }
 td.ok { color: var(--ok); font-weight: 600; } td.bad { color: var(--error); font-weight: 600; }
 .hidden { display: none !important; }
 header nav { font-size: .85rem; } header nav a { color: #cfd9ff; }
+h2 select { width: auto; font-size: .8rem; font-weight: 400; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(180px, 1fr)); gap: .3rem 1rem; margin: 0 0 .4rem; font-size: .8rem; }
 .facts dt { color: var(--muted); } .facts dd { margin: 0; font-family: var(--mono); word-break: break-all; }
 .state { font-size: .75rem; font-weight: 600; }

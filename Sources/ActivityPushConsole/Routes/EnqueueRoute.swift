@@ -74,7 +74,7 @@ extension ConsoleAPI {
         return .json(202, .obj([
             ("enqueued", .int(ids.count)),
             ("ids", .arr(ids.map { .number(JSONNumber(lexeme: String($0))) })),
-            ("environment", .string(configuration.queueEnvironment)),
+            ("environment", .string(configuration.queueEnvironment.name)),
             ("warnings", .arr(pushRequest.warnings.map(ReportFormatter.findingJSON))),
         ]))
     }

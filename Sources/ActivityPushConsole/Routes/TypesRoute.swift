@@ -39,7 +39,7 @@ extension ConsoleAPI {
         let described = configuration.schema.map(ActivitySchemaDescription.json) ?? .obj([("files", .arr([])), ("types", .arr([]))])
         guard case .object(var members) = described else { return .json(200, described) }
         let server: JSONValue = .obj([
-            ("bundleID", .string(configuration.bundleID)), ("environment", .string(configuration.environmentName)),
+            ("bundleID", .string(configuration.bundleID)), ("environment", .string(configuration.environment.name)),
             ("canSend", .bool(client != nil)), ("canEnqueue", .bool(outbox != nil)),
             ("maxBodyBytes", .int(configuration.maxBodyBytes)),
         ])

@@ -74,6 +74,11 @@ public struct APNsEnvironment: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The environment a stored name stands for (a queue row's `environment` column, which holds ``name``):
+    /// ``sandbox`` or ``production`` by name; any other name — a label a worker was started with beside `--url`
+    /// — as a ``custom(_:)`` environment of that name, so the label reads back as written.
+    public static func stored(_ name: String) -> APNsEnvironment { named(name) ?? .custom(name) }
+
     private static func trimmed(_ u: String) -> String {
         var s = u
         while s.hasSuffix("/") { s.removeLast() }

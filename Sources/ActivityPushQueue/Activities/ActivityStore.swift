@@ -188,7 +188,7 @@ struct ActivityStore: Sendable {
                 request = try storedMessage(o, id: id)
             }
             let targets = delivery.channelID == nil ? [delivery.token] : []
-            rows += try Outbox.rows(for: request, to: targets, environment: activity.environment,
+            rows += try Outbox.rows(for: request, to: targets, environment: .stored(activity.environment),
                                     notBeforeUnixSeconds: delivery.notBefore)
             messageIDs.append(messageID)
             priorities.append(request.headers.priority.flatMap { Int($0) } ?? 10)

@@ -17,7 +17,8 @@ public struct ActivityTokenRegistration: Sendable, Hashable {
     public var activityID: String?
     /// The hex token.
     public var token: String
-    /// Push-to-start: `sandbox` or `production`; nil is the server's environment.
+    /// Push-to-start: the ``APNsEnvironment/name`` of the token's environment (`sandbox` or `production`, as the
+    /// app posts it); nil is the server's environment.
     public var environment: String?
 
     /// Makes a registration; each parameter sets the property of the same name.
@@ -48,7 +49,7 @@ public struct ActivityTokenRegistration: Sendable, Hashable {
             if activityID != nil {
                 throw .badRequest("activityID", "applies to update tokens only", fix: "drop it, or send \"kind\": \"update\"")
             }
-            if let environment, environment != "sandbox", environment != "production" {
+            if let environment, APNsEnvironment.named(environment) == nil {
                 throw .badRequest("environment", "must be sandbox or production, got '\(environment)'",
                                   fix: "leave it out for the server's environment")
             }

@@ -62,7 +62,7 @@ public struct ActivityView: Sendable, Hashable {
     /// `attributes-type`.
     public var attributesType: String
     /// `sandbox` or `production` (the queue environment).
-    public var environment: String
+    public var environment: APNsEnvironment
     /// The broadcast channel its updates and ends go to (`"channel": true`), nil for device pushes.
     public var channelID: String? = nil
     /// Its state.
@@ -90,7 +90,7 @@ public struct ActivityView: Sendable, Hashable {
     public var json: JSONValue {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return .obj([
-            ("activityID", .string(activityID)), ("type", .string(attributesType)), ("environment", .string(environment)),
+            ("activityID", .string(activityID)), ("type", .string(attributesType)), ("environment", .string(environment.name)),
             ("channelID", text(channelID)), ("state", .string(state.rawValue)), ("endReason", text(endReason)),
             ("createdAt", .double(createdUnixSeconds)), ("endedAt", endedUnixSeconds.map(JSONValue.double) ?? .null),
             ("lastTimestamp", .int(Int(lastTimestamp))),

@@ -12,7 +12,7 @@ public final class LiveActivityService: Sendable {
     /// The app's bundle id (`apns-topic` is `<bundleID>.push-type.liveactivity`).
     public let bundleID: String
     /// The queue environment (`sandbox` or `production`) pushes are queued under; the default for tokens.
-    public let environment: String
+    public let environment: APNsEnvironment
     /// The app's types; nil skips the schema rules (the validator still runs).
     public let schema: ActivitySchema?
     /// The budgets enforced (``ActivityBudgets``).
@@ -23,7 +23,7 @@ public final class LiveActivityService: Sendable {
     /// - Parameters:
     ///   - clock: now, UNIX seconds (tests move it).
     /// - Throws: ``ActivityError`` 503 when the outbox's store is not an SQL queue.
-    public init(outbox: Outbox, bundleID: String, environment: String = "sandbox", schema: ActivitySchema? = nil,
+    public init(outbox: Outbox, bundleID: String, environment: APNsEnvironment = .sandbox, schema: ActivitySchema? = nil,
                 budgets: ActivityBudgets = .init(),
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(ActivityError) {
         guard let store = ActivityStore(outbox.store) else {
@@ -64,7 +64,7 @@ public final class LiveActivityService: Sendable {
     public func register(_ registration: ActivityTokenRegistration) throws(ActivityError) -> TokenReceipt {
         let token = try registration.validated()
         let now = clock()
-        let environment = token.environment ?? self.environment
+        let environment = token.environment ?? self.environment.name
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> TokenReceipt in
             let retired: String?
             do throws(QueueError) { retired = try ActivityStore.register(o, token, environment: environment, now: now) } catch { throw .store(error) }
@@ -121,7 +121,7 @@ public final class LiveActivityService: Sendable {
         }
         var typed = request
         typed.attributesType = type
-        let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment,
+        let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment.name,
                                             deviceIDs: request.deviceIDs, channelID: channelID, fingerprint: typed.fingerprint)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> (view: ActivityView, created: Bool) in
@@ -368,7 +368,7 @@ public final class LiveActivityService: Sendable {
                 ActivityView.Note(atUnixSeconds: row[0].double ?? 0, deviceID: row[1].text, text: row[2].text ?? "")
             }
             return ActivityView(activityID: activity.activityID, attributesType: activity.attributesType,
-                                environment: activity.environment, channelID: activity.channelID, state: activity.state, endReason: activity.endReason,
+                                environment: .stored(activity.environment), channelID: activity.channelID, state: activity.state, endReason: activity.endReason,
                                 createdUnixSeconds: activity.createdUnixSeconds, endedUnixSeconds: activity.endedUnixSeconds,
                                 lastTimestamp: activity.lastTimestamp, devices: devices, pushes: pushes, journal: journal)
         } catch let error as ActivityError {

@@ -8,7 +8,7 @@ public struct BroadcastChannel: Sendable, Hashable {
     /// Apple's channel id (base64), as returned in the `apns-channel-id` header of the create answer.
     public var channelID: String
     /// `sandbox` or `production` (the queue's environment label).
-    public var environment: String
+    public var environment: APNsEnvironment
     /// The app's bundle id (the path of `/1/apps/<bundle id>/channels` and `/4/broadcasts/apps/<bundle id>`).
     public var bundleID: String
     /// `message-storage-policy`, fixed at creation: 0 No Message Stored, 1 Most Recent Message Stored.
@@ -21,7 +21,7 @@ public struct BroadcastChannel: Sendable, Hashable {
     public var deletedUnixSeconds: Double?
 
     /// Makes a record; each parameter sets the property of the same name (times in UNIX seconds).
-    public init(channelID: String, environment: String, bundleID: String, storagePolicy: MessageStoragePolicy,
+    public init(channelID: String, environment: APNsEnvironment, bundleID: String, storagePolicy: MessageStoragePolicy,
                 createdUnixSeconds: Double, activityID: String? = nil, deletedUnixSeconds: Double? = nil) {
         self.channelID = channelID
         self.environment = environment
@@ -39,7 +39,7 @@ public struct BroadcastChannel: Sendable, Hashable {
     /// "deletedAt"}` (times in UNIX seconds, `null` when absent), as the CLI's `--format json` and `/v1/channels`
     /// print it.
     public var json: JSONValue {
-        .obj([("channelID", .string(channelID)), ("environment", .string(environment)), ("bundleID", .string(bundleID)),
+        .obj([("channelID", .string(channelID)), ("environment", .string(environment.name)), ("bundleID", .string(bundleID)),
               ("storagePolicy", .int(storagePolicy.rawValue)), ("storagePolicyName", .string(storagePolicy.name)),
               ("createdAt", .int(Int(createdUnixSeconds))), ("activityID", activityID.map { .string($0) } ?? .null),
               ("deletedAt", deletedUnixSeconds.map { .int(Int($0)) } ?? .null)])

@@ -16,10 +16,10 @@ public final class BroadcastChannels: Sendable {
     public let client: APNsClient?
     /// The environment label the registry files channels under (`sandbox`, `production`); must be the
     /// environment `client` talks to.
-    public let environment: String
+    public let environment: APNsEnvironment
 
     /// A service on a registry and (optionally) a client for one environment.
-    public init(registry: ChannelRegistry, client: APNsClient?, environment: String) {
+    public init(registry: ChannelRegistry, client: APNsClient?, environment: APNsEnvironment) {
         self.registry = registry
         self.client = client
         self.environment = environment
@@ -173,14 +173,14 @@ public struct ChannelListing: Sendable, Hashable {
     /// The app.
     public var bundleID: String
     /// The environment label.
-    public var environment: String
+    public var environment: APNsEnvironment
     /// True when Apple's list was read.
     public var askedApple: Bool
     /// Registry channels oldest first, then Apple-only ids in Apple's order.
     public var entries: [Entry]
 
     /// Puts the registry's channels and Apple's ids side by side.
-    static func reconcile(bundleID: String, environment: String, registered: [BroadcastChannel], atApple: [String]) -> ChannelListing {
+    static func reconcile(bundleID: String, environment: APNsEnvironment, registered: [BroadcastChannel], atApple: [String]) -> ChannelListing {
         let apple = Set(atApple)
         let known = Set(registered.map(\.channelID))
         var entries = registered.map { Entry(channelID: $0.channelID, registered: $0, atApple: apple.contains($0.channelID)) }
@@ -190,7 +190,7 @@ public struct ChannelListing: Sendable, Hashable {
 
     /// `{"bundleID", "environment", "askedApple", "channels": [{"channelID", "presence", "atApple", "registry": {…}|null}]}`.
     public var json: JSONValue {
-        .obj([("bundleID", .string(bundleID)), ("environment", .string(environment)), ("askedApple", .bool(askedApple)),
+        .obj([("bundleID", .string(bundleID)), ("environment", .string(environment.name)), ("askedApple", .bool(askedApple)),
               ("channels", .arr(entries.map { entry in
                   .obj([("channelID", .string(entry.channelID)), ("presence", .string(entry.presence)),
                         ("atApple", entry.atApple.map { .bool($0) } ?? .null),

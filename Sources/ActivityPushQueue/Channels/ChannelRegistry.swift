@@ -39,7 +39,7 @@ public final class ChannelRegistry: Sendable {
     /// live channels (and slots being created) exist.
     /// - Throws: ``ChannelError`` with ``ChannelError/Kind/limitReached`` naming the count and the fix (delete channels
     ///   with `activity-push channels delete`); ``QueueError`` when the database fails.
-    public func reserve(bundleID: String, environment: String, storagePolicy: MessageStoragePolicy, activityID: String?,
+    public func reserve(bundleID: String, environment: APNsEnvironment, storagePolicy: MessageStoragePolicy, activityID: String?,
                         nowUnixSeconds: Double) throws(ChannelError) -> Reservation {
         let placeholder = "reserved:" + UUID().uuidString.lowercased()
         let limit = APNsLimits.channelsPerAppPerEnvironment
@@ -51,7 +51,7 @@ public final class ChannelRegistry: Sendable {
                     let live = try sql.db.query("""
                         SELECT COUNT(*) FROM ap_channels WHERE bundle_id = ? AND environment = ? AND deleted_unix IS NULL
                           AND (reserved = 0 OR created_unix > ?)
-                        """, [.text(bundleID), .text(environment), .double(nowUnixSeconds - Self.reservationLifetimeSeconds)])
+                        """, [.text(bundleID), .text(environment.name), .double(nowUnixSeconds - Self.reservationLifetimeSeconds)])
                         .first?.first?.int ?? 0
                     guard live < limit else {
                         return .failure(ChannelError(.limitReached,
@@ -62,7 +62,7 @@ public final class ChannelRegistry: Sendable {
                     _ = try sql.db.query("""
                         INSERT INTO ap_channels (channel_id, environment, bundle_id, storage_policy, created_unix, activity_id, reserved)
                         VALUES (?, ?, ?, ?, ?, ?, 1)
-                        """, [.text(placeholder), .text(environment), .text(bundleID), .int(Int64(storagePolicy.rawValue)),
+                        """, [.text(placeholder), .text(environment.name), .text(bundleID), .int(Int64(storagePolicy.rawValue)),
                               .double(nowUnixSeconds), activityID.sql])
                     return .success(Reservation(placeholder: placeholder))
                 }
@@ -100,7 +100,7 @@ public final class ChannelRegistry: Sendable {
             _ = try sql.db.query("""
                 INSERT INTO ap_channels (channel_id, environment, bundle_id, storage_policy, created_unix, activity_id, deleted_unix, reserved)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (environment, channel_id) DO NOTHING
-                """, [.text(channel.channelID), .text(channel.environment), .text(channel.bundleID),
+                """, [.text(channel.channelID), .text(channel.environment.name), .text(channel.bundleID),
                       .int(Int64(channel.storagePolicy.rawValue)), .double(channel.createdUnixSeconds), channel.activityID.sql,
                       channel.deletedUnixSeconds.sql])
         }
@@ -108,32 +108,32 @@ public final class ChannelRegistry: Sendable {
 
     /// The channel with this id in `environment` (live or deleted), nil when the registry has none.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
-    public func channel(id channelID: String, environment: String) throws(ChannelError) -> BroadcastChannel? {
+    public func channel(id channelID: String, environment: APNsEnvironment) throws(ChannelError) -> BroadcastChannel? {
         try run { sql throws(QueueError) -> BroadcastChannel? in
             try sql.db.query("SELECT \(Self.columns) FROM ap_channels WHERE channel_id = ? AND environment = ? AND reserved = 0",
-                           [.text(channelID), .text(environment)]).first.map(Self.channel)
+                           [.text(channelID), .text(environment.name)]).first.map(Self.channel)
         }
     }
 
     /// The live channel serving `activityID` in `environment`, nil when none.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
-    public func channel(forActivity activityID: String, environment: String) throws(ChannelError) -> BroadcastChannel? {
+    public func channel(forActivity activityID: String, environment: APNsEnvironment) throws(ChannelError) -> BroadcastChannel? {
         try run { sql throws(QueueError) -> BroadcastChannel? in
             try sql.db.query("""
                 SELECT \(Self.columns) FROM ap_channels WHERE activity_id = ? AND environment = ? AND reserved = 0
                   AND deleted_unix IS NULL ORDER BY created_unix DESC LIMIT 1
-                """, [.text(activityID), .text(environment)]).first.map(Self.channel)
+                """, [.text(activityID), .text(environment.name)]).first.map(Self.channel)
         }
     }
 
     /// The app's channels in `environment`, oldest first; deleted ones only with `includeDeleted`.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
-    public func channels(bundleID: String, environment: String, includeDeleted: Bool = false) throws(ChannelError) -> [BroadcastChannel] {
+    public func channels(bundleID: String, environment: APNsEnvironment, includeDeleted: Bool = false) throws(ChannelError) -> [BroadcastChannel] {
         try run { sql throws(QueueError) -> [BroadcastChannel] in
             try sql.db.query("""
                 SELECT \(Self.columns) FROM ap_channels WHERE bundle_id = ? AND environment = ? AND reserved = 0
                   \(includeDeleted ? "" : "AND deleted_unix IS NULL") ORDER BY created_unix, channel_id
-                """, [.text(bundleID), .text(environment)]).map(Self.channel)
+                """, [.text(bundleID), .text(environment.name)]).map(Self.channel)
         }
     }
 
@@ -141,10 +141,10 @@ public final class ChannelRegistry: Sendable {
     /// no such channel.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     @discardableResult
-    public func link(channelID: String, environment: String, activityID: String?) throws(ChannelError) -> Bool {
+    public func link(channelID: String, environment: APNsEnvironment, activityID: String?) throws(ChannelError) -> Bool {
         try run { sql throws(QueueError) -> Bool in
             !(try sql.db.query("UPDATE ap_channels SET activity_id = ? WHERE channel_id = ? AND environment = ? AND reserved = 0 RETURNING channel_id",
-                             [activityID.sql, .text(channelID), .text(environment)])).isEmpty
+                             [activityID.sql, .text(channelID), .text(environment.name)])).isEmpty
         }
     }
 
@@ -152,28 +152,28 @@ public final class ChannelRegistry: Sendable {
     /// with this id.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
     @discardableResult
-    public func markDeleted(channelID: String, environment: String, nowUnixSeconds: Double) throws(ChannelError) -> Bool {
+    public func markDeleted(channelID: String, environment: APNsEnvironment, nowUnixSeconds: Double) throws(ChannelError) -> Bool {
         try run { sql throws(QueueError) -> Bool in
             !(try sql.db.query("""
                 UPDATE ap_channels SET deleted_unix = ? WHERE channel_id = ? AND environment = ? AND deleted_unix IS NULL
                   AND reserved = 0 RETURNING channel_id
-                """, [.double(nowUnixSeconds), .text(channelID), .text(environment)])).isEmpty
+                """, [.double(nowUnixSeconds), .text(channelID), .text(environment.name)])).isEmpty
         }
     }
 
     /// Asks for the channel to be deleted at Apple once its activity's end broadcast is sent (`"deleteChannelOnEnd"`).
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
-    public func deleteOnEnd(channelID: String, environment: String) throws(ChannelError) {
+    public func deleteOnEnd(channelID: String, environment: APNsEnvironment) throws(ChannelError) {
         try run { sql throws(QueueError) in
             _ = try sql.db.query("UPDATE ap_channels SET delete_on_end = 1 WHERE channel_id = ? AND environment = ?",
-                               [.text(channelID), .text(environment)])
+                               [.text(channelID), .text(environment.name)])
         }
     }
 
     /// Live channels marked ``deleteOnEnd(channelID:environment:)`` whose activity's end broadcast is finished
     /// (sent, or dead-lettered): what ``BroadcastChannels/deleteChannelsOfEndedActivities(nowUnixSeconds:)`` deletes.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
-    public func dueForDeletion(environment: String) throws(ChannelError) -> [BroadcastChannel] {
+    public func dueForDeletion(environment: APNsEnvironment) throws(ChannelError) -> [BroadcastChannel] {
         try run { sql throws(QueueError) -> [BroadcastChannel] in
             try sql.db.query("""
                 SELECT \(Self.columns) FROM ap_channels c WHERE c.environment = ? AND c.delete_on_end = 1
@@ -182,7 +182,7 @@ public final class ChannelRegistry: Sendable {
                     AND s.target = c.channel_id
                     AND (EXISTS (SELECT 1 FROM ap_pushes_done d WHERE d.id = s.push_id AND d.state = 'sent')
                          OR EXISTS (SELECT 1 FROM ap_pushes p WHERE p.id = s.push_id AND p.state IN ('sent', 'dead'))))
-                """, [.text(environment)]).map(Self.channel)
+                """, [.text(environment.name)]).map(Self.channel)
         }
     }
 
@@ -195,7 +195,7 @@ public final class ChannelRegistry: Sendable {
     static let columns = "channel_id, environment, bundle_id, storage_policy, created_unix, activity_id, deleted_unix"
 
     static func channel(_ row: [SQLValue]) -> BroadcastChannel {
-        BroadcastChannel(channelID: row[0].text ?? "", environment: row[1].text ?? "", bundleID: row[2].text ?? "",
+        BroadcastChannel(channelID: row[0].text ?? "", environment: .stored(row[1].text ?? ""), bundleID: row[2].text ?? "",
                          storagePolicy: MessageStoragePolicy(rawValue: Int(row[3].int ?? 0)),
                          createdUnixSeconds: row[4].double ?? 0, activityID: row[5].text, deletedUnixSeconds: row[6].double)
     }

@@ -118,7 +118,7 @@ final class SQLOutbox {
         return [
             .text(p.request.bundleID), .text(p.request.event.rawValue), .text(p.target),
             .text(broadcast ? "broadcast" : "device"), .text(DeviceToken.redacted(p.target)),
-            .text(p.environment), .text(p.credential), .text(Self.encodeHeaders(p.headers)), .blob(p.request.body),
+            .text(p.environment.name), .text(p.credential), .text(Self.encodeHeaders(p.headers)), .blob(p.request.body),
             .text(p.apnsID), p.headers.collapseID.sql, .int(p.apsTimestamp), .text(PushState.pending.rawValue),
             .int(0), .double(p.notBeforeUnixSeconds), .double(now), .double(now),
         ]
@@ -188,7 +188,7 @@ final class SQLOutbox {
         guard pushes.count > 1, let first = pushes.first else { return false }
         return pushes.allSatisfy {
             $0.request.bundleID == first.request.bundleID && $0.request.event == first.request.event
-                && $0.request.body == first.request.body && $0.environment == first.environment
+                && $0.request.body == first.request.body && $0.environment.name == first.environment.name
                 && $0.credential == first.credential && $0.notBeforeUnixSeconds == first.notBeforeUnixSeconds
                 && $0.apsTimestamp == first.apsTimestamp && $0.request.destination == first.request.destination
         }
@@ -289,13 +289,13 @@ final class SQLOutbox {
     private func storedPush(_ r: [SQLValue]) -> StoredPush {
         StoredPush(id: r[0].int ?? 0, bundleID: r[1].text ?? "", event: LiveActivityEvent(rawValue: r[2].text ?? ""),
                    headers: Self.decodeHeaders(r[3].text ?? ""), body: r[4].blob ?? [], target: r[5].text ?? "",
-                   isBroadcast: r[6].text == "broadcast", environment: r[7].text ?? "", credential: r[8].text ?? "",
+                   isBroadcast: r[6].text == "broadcast", environment: .stored(r[7].text ?? ""), credential: r[8].text ?? "",
                    apnsID: r[9].text ?? "", state: PushState(rawValue: r[10].text ?? ""), attempts: Int(r[11].int ?? 0),
                    notBeforeUnixSeconds: r[12].double ?? 0, enqueuedUnixSeconds: r[13].double ?? 0,
                    lastStatus: r[14].int.map { Int($0) }, lastReason: r[15].text)
     }
 
-    func claim(worker: String, limit: Int, leaseSeconds: Double, environment: String, credential: String,
+    func claim(worker: String, limit: Int, leaseSeconds: Double, environment: APNsEnvironment, credential: String,
                now: Double) throws(QueueError) -> [StoredPush] {
         let lock = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         let set = """
@@ -320,7 +320,7 @@ final class SQLOutbox {
                 // other worker's committed claim: two workers never send N and N+1 to one token at once.
                 _ = try db.query("SELECT pg_advisory_xact_lock(7243)", [])
             }
-            let head: [SQLValue] = [.text(worker), .double(now + leaseSeconds), .double(now), .text(environment), .text(credential), .double(now)]
+            let head: [SQLValue] = [.text(worker), .double(now + leaseSeconds), .double(now), .text(environment.name), .text(credential), .double(now)]
             var pushes = try db.query(expired, head + [.int(Int64(limit))]).map { row -> StoredPush in
                 var push = storedPush(row)
                 push.reclaimedAfterExpiredLease = true
@@ -483,12 +483,12 @@ final class SQLOutbox {
         return out
     }
 
-    func isDrained(environment: String, credential: String, now: Double) throws(QueueError) -> Bool {
+    func isDrained(environment: APNsEnvironment, credential: String, now: Double) throws(QueueError) -> Bool {
         let n = try db.query("""
             SELECT COUNT(*) FROM ap_pushes WHERE environment = ? AND credential = ?
               AND (state = 'inflight' OR (state = 'pending' AND not_before_unix <= ?)
                    OR (state = 'pending' AND target_kind = 'broadcast' AND not_before_unix <= ?))
-            """, [.text(environment), .text(credential), .double(now), .double(now + BroadcastBudget.drainWaitSeconds)]).first?.first?.int ?? 0
+            """, [.text(environment.name), .text(credential), .double(now), .double(now + BroadcastBudget.drainWaitSeconds)]).first?.first?.int ?? 0
         return n == 0
     }
 
