@@ -1,3 +1,4 @@
+import ActivityPushCore
 import Foundation
 
 /// `activity-push <command> [options]`: finds the command, parses its options against its declarations, runs
@@ -42,7 +43,7 @@ struct ActivityPushCLI {
         for command in commands {
             text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
-        return text + "\nRun 'activity-push <command> --help' for a command's options."
+        return text + "\nRun 'activity-push <command> --help' for a command's options; 'activity-push --version' prints the version."
     }
 
     /// What the command line asks for: a command to run, or an answer already given (help, an unknown name).
@@ -57,6 +58,10 @@ struct ActivityPushCLI {
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
             print(usage(commands))
             return .finished(arguments.isEmpty ? 2 : 0)
+        }
+        if name == "--version" || name == "version" {
+            print("activity-push \(ActivityPushVersion.current)")
+            return .finished(0)
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             let nearest = commands.map(\.name).min { EditDistance.between(name, $0) < EditDistance.between(name, $1) }

@@ -164,6 +164,11 @@ import Testing
             return
         }
         #expect(unknown == 2 && unknownSubcommand == 2)
+        guard case .finished(let version) = ActivityPushCLI.resolve(["--version"], commands: commands) else {
+            Issue.record("--version ran a command")
+            return
+        }
+        #expect(version == 0)
     }
 
     @Test func theAPNsConnectionGroupIsReadOneWay() throws {

@@ -25,6 +25,18 @@ final class ConsoleAPITests: XCTestCase {
         XCTAssertEqual(date?["shape"]?["kind"]?.value.stringValue, "date")
         XCTAssertEqual(root["server"]?["canSend"]?.value, .bool(false))
         XCTAssertEqual(root["server"]?["bundleID"]?.value.stringValue, "com.example.pizza")
+        XCTAssertEqual(root["server"]?["environment"]?.value.stringValue, "sandbox")
+    }
+
+    /// With `--url` (sends to a mock) the environment stays the one pushes are enqueued for, and the URL is shown
+    /// apart (newcomer: `server.environment` was the URL).
+    func testTypesNameTheEnvironmentAndTheURLApart() async throws {
+        let api = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.pizza",
+                                                                 environment: .custom("https://127.0.0.1:9"),
+                                                                 queueEnvironment: .production))
+        let root = try S.json(await api.handle(S.get("/v1/types")))
+        XCTAssertEqual(root["server"]?["environment"]?.value.stringValue, "production")
+        XCTAssertEqual(root["server"]?["sendsTo"]?.value.stringValue, "https://127.0.0.1:9")
     }
 
     // MARK: POST /v1/check

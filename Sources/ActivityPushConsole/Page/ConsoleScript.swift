@@ -494,7 +494,7 @@ enum ConsoleScript {
 
   function renderServer() {
     const s = state.server;
-    const items = [["bundle", s.bundleID], ["APNs", s.environment],
+    const items = [["bundle", s.bundleID], ["APNs", s.environment + (s.sendsTo ? " (" + s.sendsTo + ")" : "")],
       ["send", s.canSend ? "on" : "off"], ["queue", s.canEnqueue ? "on" : "off"]];
     const dl = $("server");
     dl.replaceChildren();

@@ -10,7 +10,8 @@ extension ConsoleRoute {
         {
           "type": "object",
           "properties": {
-            "server": { "type": "object", "properties": { "bundleID": { "type": "string" }, "environment": { "type": "string" },
+            "server": { "type": "object", "properties": { "bundleID": { "type": "string" }, "environment": { "type": "string", "enum": ["sandbox", "production"] },
+              "sendsTo": { "type": "string", "description": "the device-push base URL sends go to (Apple's host for the environment, or --url)" },
               "canSend": { "type": "boolean" }, "canEnqueue": { "type": "boolean" }, "maxBodyBytes": { "type": "integer" } } },
             "files": { "type": "array", "items": { "type": "string" } },
             "types": { "type": "array", "items": { "type": "object", "properties": {
@@ -33,13 +34,15 @@ extension ConsoleRoute {
 }
 
 extension ConsoleAPI {
-    /// `{"server": {bundleID, environment, canSend, canEnqueue, maxBodyBytes}, "files": […], "types": […]}`:
+    /// `{"server": {bundleID, environment, sendsTo, canSend, canEnqueue, maxBodyBytes}, "files": […], "types": […]}`
+    /// (`environment` is `sandbox` or `production`, what pushes are enqueued for; `sendsTo` the base URL sends go to):
     /// the types exactly as `activity-push schema --format json` describes them (``ActivitySchemaDescription``).
     func types() -> HTTPResponse {
         let described = configuration.schema.map(ActivitySchemaDescription.json) ?? .obj([("files", .arr([])), ("types", .arr([]))])
         guard case .object(var members) = described else { return .json(200, described) }
         let server: JSONValue = .obj([
-            ("bundleID", .string(configuration.bundleID)), ("environment", .string(configuration.environment.name)),
+            ("bundleID", .string(configuration.bundleID)), ("environment", .string(configuration.queueEnvironment.name)),
+            ("sendsTo", .string(configuration.environment.deviceURL)),
             ("canSend", .bool(client != nil)), ("canEnqueue", .bool(outbox != nil)),
             ("maxBodyBytes", .int(configuration.maxBodyBytes)),
         ])

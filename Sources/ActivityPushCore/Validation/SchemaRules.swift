@@ -197,9 +197,16 @@ struct ShapeJudge {
         }
     }
 
+    /// `Int` → "an Int", `String` → "a String"; a phrase that already has its article ("an array of …") is kept.
+    /// (`U` is left to "a": "a UInt", "a URL", "a UUID".)
+    static func withArticle(_ swiftType: String) -> String {
+        if swiftType.hasPrefix("a ") || swiftType.hasPrefix("an ") { return swiftType }
+        return (swiftType.first.map { "AEIOaeio".contains($0) } ?? false ? "an " : "a ") + swiftType
+    }
+
     private mutating func mismatch(_ node: JSONNode, _ path: String, _ swiftType: String, fix: String? = nil) {
         add(.typeMismatch, path, node.position,
-            "the app's type declares this as \(swiftType.hasPrefix("a") ? swiftType : "a " + swiftType) but the payload has a JSON \(node.value.kindName); decoding fails and the push is dropped",
+            "the app's type declares this as \(Self.withArticle(swiftType)) but the payload has a JSON \(node.value.kindName); decoding fails and the push is dropped",
             fix: fix ?? "send a value of type \(swiftType)")
     }
 
