@@ -18,6 +18,9 @@ public struct QueueError: Error, Sendable, CustomStringConvertible {
         /// The database server cannot be reached or closed the connection (PostgreSQL restart, network).
         /// The connection is re-established on the next call.
         public static let unavailable = Kind(rawValue: "unavailable")
+        /// A statement broke a unique constraint (PostgreSQL SQLSTATE 23505): two concurrent claims picked
+        /// pushes to one token; the claim is retried.
+        package static let uniqueViolation = Kind(rawValue: "unique-violation")
     }
 
     /// The class of the failure; ``isTransient`` is derived from it.

@@ -29,6 +29,10 @@ public protocol QueueStore: AnyObject, Sendable {
     /// `worker --drain` waits for; it passes a later time to also wait for retries due soon).
     func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
 
+    /// Pushes of this environment and credential that are pending (due or not) or in flight: what a drain
+    /// leaves undelivered.
+    func queuedCount(environment: String, credential: String) throws(QueueError) -> Int
+
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds; it decides which pushes are due).
     func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus
 
@@ -66,4 +70,15 @@ extension QueueStore {
     }
     /// Does nothing: the store has no space to give back.
     public func checkpoint() {}
+    /// Pending and in-flight pushes of the whole queue (every environment and credential), from ``status(nowUnixSeconds:)``;
+    /// stores that can count one environment and credential do.
+    /// - Throws: ``QueueError`` when the database fails.
+    public func queuedCount(environment: String, credential: String) throws(QueueError) -> Int {
+        let counts = try status(nowUnixSeconds: 0).counts
+        return (counts[PushState.pending.rawValue] ?? 0) + (counts[PushState.inflight.rawValue] ?? 0)
+    }
 }
+
+/// A store whose ``QueueStore/complete(_:)`` runs on a connection of its own, so a worker may record while it
+/// claims (``PostgresQueueStore``).
+protocol RecordsOnItsOwnConnection {}
