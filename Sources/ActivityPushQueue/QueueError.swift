@@ -18,9 +18,10 @@ public struct QueueError: Error, Sendable, CustomStringConvertible {
         /// The database server cannot be reached or closed the connection (PostgreSQL restart, network).
         /// The connection is re-established on the next call.
         public static let unavailable = Kind(rawValue: "unavailable")
-        /// A statement broke a unique constraint (PostgreSQL SQLSTATE 23505): two concurrent claims picked
-        /// pushes to one token; the claim is retried.
-        package static let uniqueViolation = Kind(rawValue: "unique-violation")
+        /// Two concurrent transactions collided (PostgreSQL SQLSTATE 23505 unique_violation, 40P01
+        /// deadlock_detected, 40001 serialization_failure): two claims picked pushes to one token; the claim
+        /// is retried.
+        package static let conflict = Kind(rawValue: "conflict")
     }
 
     /// The class of the failure; ``isTransient`` is derived from it.

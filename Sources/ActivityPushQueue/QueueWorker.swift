@@ -245,7 +245,7 @@ public final class QueueWorker: Sendable {
                 let held = loop.inFlight + loop.ready.count
                 let free = window + ahead - held
                 if !loop.claiming, !stopping, loop.recordFailingSince == nil, now >= loop.nextClaimAt, free > 0,
-                   held == 0 || (free >= refillStep && now >= loop.claimAgainAt) {
+                   (held == 0 && loop.lastClaimCount != 0) || (held > 0 && free >= refillStep && now >= loop.claimAgainAt) {
                     loop.claiming = true
                     let store = self.store, options = self.options
                     group.addTask { [self] in
@@ -313,7 +313,7 @@ public final class QueueWorker: Sendable {
                     if !loop.unrecorded.isEmpty, loop.recording == 0 {
                         wakeAt = max(loop.firstUnrecordedAt + options.recordDelaySeconds, loop.nextRecordAt)
                     }
-                    if !loop.claiming, !stopping, loop.recordFailingSince == nil, free >= refillStep {
+                    if !loop.claiming, !stopping, loop.recordFailingSince == nil, held > 0, free >= refillStep {
                         wakeAt = min(wakeAt, max(loop.claimAgainAt, loop.nextClaimAt))
                     }
                     if wakeAt.isFinite {
@@ -341,7 +341,7 @@ public final class QueueWorker: Sendable {
                     loop.summary.claimSeconds += seconds
                     switch result {
                     case .failure(let error):
-                        loop.lastClaimCount = 0
+                        loop.lastClaimCount = -1  // claim again once the backoff has passed
                         if let giveUp = databaseFailed(&loop, error, now: clock(), during: "claim") { return giveUp }
                     case .success(let batch):
                         if loop.claimFailingSince != nil { log("database back: claiming again") }

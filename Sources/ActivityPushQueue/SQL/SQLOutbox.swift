@@ -89,7 +89,7 @@ final class SQLOutbox {
                 // claim). An expired lease stays `inflight` until it is claimed again.
                 do throws(QueueError) {
                     try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS ap_pushes_one_inflight ON ap_pushes (target) WHERE state = 'inflight'")
-                } catch where error.kind == .uniqueViolation {
+                } catch where error.kind == .conflict {
                     throw QueueError("PostgreSQL \((db as? PostgresConnection)?.location ?? "queue"): cannot add "
                                      + "the index ap_pushes_one_inflight: some token has two pushes in flight (left by a worker "
                                      + "older than this version). Let the older workers drain (`queue status` shows none in "
@@ -335,18 +335,20 @@ final class SQLOutbox {
         }
         // PostgreSQL: workers claim at the same time (no lock between them). Two claims that picked different
         // pushes to one token race on `ap_pushes_one_inflight`: the later one fails with unique_violation
-        // and is retried at once, when it sees the other's committed claim and skips that token.
-        var conflicts = 0
-        while true {
+        // (or, when each waits for the other's token, deadlock_detected) and is retried at once; it then sees
+        // the other's committed claim and skips that token.
+        // After 8 collisions in a row this claim gives up empty-handed; the worker claims again shortly.
+        for _ in 0..<8 {
             do throws(QueueError) {
                 return try db.transaction { () throws(QueueError) -> [StoredPush] in
                     try claimOnce(worker: worker, limit: limit, leaseSeconds: leaseSeconds, environment: environment,
                                   credential: credential, now: now)
                 }
-            } catch where error.kind == .uniqueViolation && conflicts < 8 {
-                conflicts += 1
+            } catch where error.kind == .conflict {
+                continue
             }
         }
+        return []
     }
 
     /// One claim transaction's statements: expired leases first (a crashed worker's pushes), then due pending
@@ -363,16 +365,20 @@ final class SQLOutbox {
              WHERE id IN (SELECT id FROM ap_pushes WHERE state = 'inflight' AND environment = ? AND credential = ?
               AND lease_until_unix < ? ORDER BY id LIMIT ?\(lock)) RETURNING \(Self.pushColumns)
             """
-        // The first due rows in claim order (locked, skipping rows another claim holds), then the first of
-        // each token among them.
+        // The first due rows in claim order (locked, skipping rows another claim holds), then one per token
+        // among them: the first in claim order, except that an update with a newer update or end of its token
+        // among them goes last (newest wins: it is claimed after the newer one and found overtaken then).
         let due = set + """
              WHERE id IN (SELECT ranked.id FROM (
               SELECT candidate.id, ROW_NUMBER() OVER (PARTITION BY candidate.target
-                ORDER BY candidate.not_before_unix, candidate.id) AS place
-              FROM (SELECT p.id, p.target, p.not_before_unix FROM ap_pushes p WHERE p.state = 'pending'
-                AND p.environment = ? AND p.credential = ? AND p.not_before_unix <= ?
-                AND NOT EXISTS (SELECT 1 FROM ap_pushes f WHERE f.target = p.target AND f.state = 'inflight')
-                ORDER BY p.not_before_unix, p.id LIMIT ?\(lock)) AS candidate) AS ranked
+                ORDER BY CASE WHEN candidate.event = 'update' AND candidate.id < candidate.newest THEN 1 ELSE 0 END,
+                  candidate.not_before_unix, candidate.id) AS place
+              FROM (SELECT locked.*, MAX(CASE WHEN locked.event IN ('update', 'end') THEN locked.id END)
+                      OVER (PARTITION BY locked.target) AS newest
+                FROM (SELECT p.id, p.target, p.event, p.not_before_unix FROM ap_pushes p WHERE p.state = 'pending'
+                  AND p.environment = ? AND p.credential = ? AND p.not_before_unix <= ?
+                  AND NOT EXISTS (SELECT 1 FROM ap_pushes f WHERE f.target = p.target AND f.state = 'inflight')
+                  ORDER BY p.not_before_unix, p.id LIMIT ?\(lock)) AS locked) AS candidate) AS ranked
               WHERE ranked.place = 1) RETURNING \(Self.pushColumns)
             """
         let head: [SQLValue] = [.text(worker), .double(now + leaseSeconds), .double(now), .text(environment), .text(credential), .double(now)]
