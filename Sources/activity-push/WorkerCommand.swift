@@ -136,6 +136,10 @@ let workerCommand = Command(
         printError("activity-push worker: \(e.description)")
         return 2
     case .success(let s):
+        if options.drain, let queued = s.leftQueued {
+            printError("worker: drained; \(queued + s.dead) pushes left undelivered (\(queued) still queued for a later retry "
+                       + "or in flight at another worker, \(s.dead) dead-lettered by this run)")
+        }
         if format == "json" {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
