@@ -48,9 +48,10 @@ final class SQLOutbox {
           apns_unique_id TEXT,
           superseded_by \(int)
         );
-        CREATE INDEX IF NOT EXISTS ap_pushes_due ON ap_pushes (state, environment, credential, not_before_unix);
         -- The claim's order (not_before_unix, id) in full, so a claim reads the first due rows and stops instead
-        -- of sorting every pending row.
+        -- of sorting every pending row. (ap_pushes_due, its prefix, is gone: one index less to write per claim
+        -- and per answer.)
+        DROP INDEX IF EXISTS ap_pushes_due;
         CREATE INDEX IF NOT EXISTS ap_pushes_claim ON ap_pushes (state, environment, credential, not_before_unix, id);
         CREATE INDEX IF NOT EXISTS ap_pushes_target ON ap_pushes (target, state);
         CREATE TABLE IF NOT EXISTS ap_attempts (
@@ -95,8 +96,6 @@ final class SQLOutbox {
                                      + "older than this version). Let the older workers drain (`queue status` shows none in "
                                      + "flight), then start this one.")
                 }
-                // Expired leases are looked for at every claim: read the in-flight rows by lease, not all of them.
-                try db.execute("CREATE INDEX IF NOT EXISTS ap_pushes_lease ON ap_pushes (lease_until_unix) WHERE state = 'inflight'")
             }
         } else {
             try db.execute(ddl)
@@ -357,6 +356,10 @@ final class SQLOutbox {
     private func claimOnce(worker: String, limit: Int, leaseSeconds: Double, environment: String, credential: String,
                            now: Double) throws(QueueError) -> [StoredPush] {
         let lock = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        // PostgreSQL: OFFSET 0 keeps the NOT EXISTS a per-row lookup on ap_pushes_one_inflight. As an anti-join
+        // the planner, trusting statistics taken when nothing was in flight, compared every candidate with every
+        // in-flight row (465 ms per claim of 1 500 with 3 000 in flight, against 31 ms).
+        let perRow = dialect == .postgres ? " OFFSET 0" : ""
         let set = """
             UPDATE ap_pushes SET state = 'inflight', lease_owner = ?, lease_until_unix = ?, attempts = attempts + 1,
               updated_unix = ?
@@ -377,7 +380,7 @@ final class SQLOutbox {
                       OVER (PARTITION BY locked.target) AS newest
                 FROM (SELECT p.id, p.target, p.event, p.not_before_unix FROM ap_pushes p WHERE p.state = 'pending'
                   AND p.environment = ? AND p.credential = ? AND p.not_before_unix <= ?
-                  AND NOT EXISTS (SELECT 1 FROM ap_pushes f WHERE f.target = p.target AND f.state = 'inflight')
+                  AND NOT EXISTS (SELECT 1 FROM ap_pushes f WHERE f.target = p.target AND f.state = 'inflight'\(perRow))
                   ORDER BY p.not_before_unix, p.id LIMIT ?\(lock)) AS locked) AS candidate) AS ranked
               WHERE ranked.place = 1) RETURNING \(Self.pushColumns)
             """
