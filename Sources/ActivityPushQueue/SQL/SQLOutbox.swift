@@ -282,8 +282,11 @@ final class SQLOutbox {
 
     /// Older unsent updates to a token lose their point when a newer update or an end for that token is queued.
     private func supersede(firstID: Int64, lastID: Int64, now: Double) throws(QueueError) {
+        // `n.id + 0`: the newer push is found by its token (ap_pushes_target), the id range only filters. With
+        // the id range usable too, PostgreSQL ANDed two bitmap scans of every new row for each old one: ~8 s to
+        // enqueue a 20 000-token fan-out.
         let match = """
-            n.id BETWEEN ? AND ? AND n.event IN ('update', 'end') AND n.target = o.target
+            n.id + 0 BETWEEN ? AND ? AND n.event IN ('update', 'end') AND n.target = o.target
             AND n.bundle_id = o.bundle_id AND n.environment = o.environment
             AND n.id > o.id AND n.aps_timestamp >= o.aps_timestamp
             """
