@@ -12,7 +12,8 @@ public struct WorkerOptions: Sendable, Hashable {
     /// Claims only pushes enqueued for this credential name.
     public var credential: String
     /// Pushes in flight at once (the window; refilled as answers arrive). Match it to the client's capacity,
-    /// connections × streams per connection. Default 500.
+    /// connections × streams per connection. The worker also holds up to half as many claimed ahead, ready
+    /// to send as streams free up (leased like the ones in flight). Default 500.
     public var window: Int
     /// A claimed push returns to the queue this long after the claim if the worker has not answered (crash).
     /// Must exceed the push deadline several times over. Default 60 s.
@@ -108,8 +109,9 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
 /// Claims due pushes, sends each with a ``PushSender``, applies the ``QueueRetryPolicy`` and journals every
 /// attempt (time, redacted token, status, reason, apns-id, apns-unique-id, latency).
 ///
-/// Pipelined: a steady window of `window` pushes is in flight, refilled by new claims as answers arrive;
-/// answers are recorded in small transactions as they come. Each turn is three steps: **triage** (the pure
+/// Pipelined: a steady window of `window` pushes is in flight, refilled from pushes claimed ahead as answers
+/// arrive; claims and record transactions (small, as answers come) run beside the sends, on a second
+/// connection for PostgreSQL. Each turn is three steps: **triage** (the pure
 /// ``WorkerTriage``: inactive tokens, superseded updates, one push in flight per token, crash-loop limits),
 /// **send**, and **record** (the retry table). Timeouts are never resent in line: they go back to the queue
 /// with a backoff.
