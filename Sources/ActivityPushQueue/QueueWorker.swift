@@ -12,7 +12,7 @@ public struct WorkerOptions: Sendable, Hashable {
     /// Claims only pushes enqueued for this credential name.
     public var credential: String
     /// Pushes in flight at once (the window; refilled as answers arrive). Match it to the client's capacity,
-    /// connections × streams per connection. The worker also holds up to half as many claimed ahead, ready
+    /// connections × streams per connection. The worker also holds up to as many again claimed ahead, ready
     /// to send as streams free up (leased like the ones in flight). Default 500.
     public var window: Int
     /// A claimed push returns to the queue this long after the claim if the worker has not answered (crash).
@@ -178,7 +178,7 @@ public final class QueueWorker: Sendable {
     /// `drainWaitSeconds`).
     ///
     /// Claims, records and answers overlap: a claim or a record runs while answers keep coming in, and the
-    /// worker keeps up to half a window of claimed pushes ready ahead of the window, so an answer is followed
+    /// worker keeps up to a window of claimed pushes ready ahead of the window, so an answer is followed
     /// by the next request at once, not after a claim's round trip to the database. A ready push waits at
     /// most one push deadline for a free stream (deadline ≤ lease / 3, so it is sent well inside its lease).
     /// - Throws: ``QueueError`` when the database fails for good or stays unreachable past `databaseOutageSeconds`.
@@ -187,8 +187,10 @@ public final class QueueWorker: Sendable {
         var loop = WorkerLoopState()
         let sender = self.sender
         let window = max(1, options.window)
-        let ahead = max(1, window / 2)
-        let refillStep = max(1, window / 8)
+        let ahead = window
+        // A claim is a transaction (a commit, an fsync): claim when a quarter window is free, not for every few
+        // answers; the pushes claimed ahead cover the wait.
+        let refillStep = max(1, window / 4)
         let emptyClaimPause = min(options.pollIntervalSeconds, 0.05)
         let fatal: QueueError? = await withTaskGroup(of: Event.self) { group -> QueueError? in
             while true {
@@ -219,7 +221,9 @@ public final class QueueWorker: Sendable {
                 if loop.recording == 0, !loop.unrecorded.isEmpty, now >= loop.nextRecordAt,
                    loop.unrecorded.count >= options.recordBatchSize || loop.inFlight == 0 || stopping
                     || now - loop.firstUnrecordedAt >= options.recordDelaySeconds {
-                    let batch = Array(loop.unrecorded.prefix(max(options.recordBatchSize, 1) * 4))
+                    // Everything held, up to 16 batches: when commits are slow (a busy disk) a record takes what
+                    // came in meanwhile, so recording keeps up however long an fsync takes.
+                    let batch = Array(loop.unrecorded.prefix(max(options.recordBatchSize, 1) * 16))
                     loop.recording = batch.count
                     let store = self.store
                     group.addTask { [self] in
@@ -249,6 +253,8 @@ public final class QueueWorker: Sendable {
                 if !loop.claiming, !stopping, loop.recordFailingSince == nil, now >= loop.nextClaimAt, free > 0,
                    (held == 0 && loop.lastClaimCount != 0) || (held > 0 && free >= refillStep && now >= loop.claimAgainAt) {
                     loop.claiming = true
+                    // The first claim is small, so sending starts after a short transaction.
+                    let limit = loop.summary.rounds == 0 ? min(free, refillStep) : free
                     let store = self.store, options = self.options
                     group.addTask { [self] in
                         let started = DispatchTime.now().uptimeNanoseconds
@@ -257,7 +263,7 @@ public final class QueueWorker: Sendable {
                             result = .success(try await database(on: claimQueue) { () throws(QueueError) -> ClaimedBatch in
                                 // A record failed after this claim was asked for: do not claim.
                                 if self.recordFailing.load(ordering: .relaxed) { return ClaimedBatch() }
-                                let batch = try store.claim(worker: options.name, limit: free, leaseSeconds: options.leaseSeconds,
+                                let batch = try store.claim(worker: options.name, limit: limit, leaseSeconds: options.leaseSeconds,
                                                             environment: options.environment, credential: options.credential,
                                                             nowUnixSeconds: now)
                                 guard !batch.isEmpty else { return ClaimedBatch() }

@@ -122,7 +122,8 @@ final class PostgresResilienceTests: XCTestCase {
         XCTAssertEqual(ChildProcess.run(script, ["stop", base + "/pg"]).0, 0)
         let stoppedAt = sender.sentByID.count
         try await Task.sleep(nanoseconds: 3_000_000_000)
-        XCTAssertLessThanOrEqual(sender.sentByID.count, stoppedAt + 100, "no claims while the server is down")
+        // What was claimed before the stop may still go out: up to a window in flight and a window claimed ahead.
+        XCTAssertLessThanOrEqual(sender.sentByID.count, stoppedAt + 200, "no claims while the server is down")
         let restarted = ChildProcess.run(script, ["restart", base + "/pg"])
         XCTAssertEqual(restarted.0, 0, restarted.2)
         let summary = try await run.value
