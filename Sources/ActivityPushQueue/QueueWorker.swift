@@ -163,7 +163,7 @@ public final class QueueWorker: Sendable {
     public func stop() { stopRequested.store(true, ordering: .relaxed) }
 
     private enum Event: Sendable {
-        case answer(push: StoredPush, result: APNsResult, milliseconds: Double)
+        case answer(push: StoredPush, sequence: Int, result: APNsResult, milliseconds: Double)
         case claimed(Result<ClaimedBatch, QueueError>, seconds: Double)
         case recorded(count: Int, error: QueueError?, seconds: Double)
         case tick
@@ -184,9 +184,9 @@ public final class QueueWorker: Sendable {
     /// - Throws: ``QueueError`` when the database fails for good or stays unreachable past `databaseOutageSeconds`.
     @discardableResult
     public func run() async throws(QueueError) -> WorkerSummary {
-        var loop = WorkerLoopState()
-        let sender = self.sender
         let window = max(1, options.window)
+        var loop = WorkerLoopState(sendWindow: SendWindow(limit: window))
+        let sender = self.sender
         let ahead = window
         // A claim is a transaction (a commit, an fsync): claim when a quarter window is free, not for every few
         // answers; the pushes claimed ahead cover the wait.
@@ -208,13 +208,14 @@ public final class QueueWorker: Sendable {
                     loop.ready.removeAll()
                 }
                 // Send: fill the window from the pushes claimed ahead.
-                while loop.inFlight < window, let (push, request) = loop.ready.popFirst() {
+                while loop.inFlight < loop.sendWindow.current, let (push, request) = loop.ready.popFirst() {
                     loop.inFlight += 1
+                    let sequence = loop.sendWindow.sent()
                     group.addTask {
                         let started = DispatchTime.now().uptimeNanoseconds
                         let result = await sender.send(request, to: push.target)
                         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-                        return .answer(push: push, result: result, milliseconds: elapsed)
+                        return .answer(push: push, sequence: sequence, result: result, milliseconds: elapsed)
                     }
                 }
                 // Record.
@@ -290,6 +291,8 @@ public final class QueueWorker: Sendable {
                     if stopping { return nil }
                     if loop.lastClaimCount > 0 { continue }
                     if loop.claimFailingSince != nil {
+                        // A claim or drain check failed: claim again after the backoff (a claim that works ends it).
+                        loop.lastClaimCount = -1
                         await sleep(seconds: max(0.05, loop.nextClaimAt - now))
                         continue
                     }
@@ -337,8 +340,11 @@ public final class QueueWorker: Sendable {
                 switch event {
                 case .tick:
                     loop.tickPending = false
-                case .answer(let push, let result, let milliseconds):
+                case .answer(let push, let sequence, let result, let milliseconds):
                     loop.inFlight -= 1
+                    var connectionFault = false
+                    if case .failure(let failure) = result, failure.kind == .mayHaveBeenProcessed { connectionFault = true }
+                    loop.sendWindow.answered(sequence: sequence, connectionFault: connectionFault)
                     loop.targetsInFlight.remove(push.target)
                     if decide(&loop, push: push, result: result, milliseconds: milliseconds) {
                         log("ExpiredProviderToken: signing a new provider token")
@@ -511,11 +517,14 @@ public final class QueueWorker: Sendable {
 
 /// What one ``QueueWorker/run()`` keeps between steps.
 struct WorkerLoopState {
+    init(sendWindow: SendWindow) { self.sendWindow = sendWindow }
     var summary = WorkerSummary()
     /// Answers and decisions not yet recorded, oldest first.
     var unrecorded: [AttemptResult] = []
     var firstUnrecordedAt = Double.infinity
     var inFlight = 0
+    /// How many may be in flight now (the window, halved after a connection fault, grown back per answer).
+    var sendWindow: SendWindow
     /// Claimed and triaged, waiting for a free stream in the window (claimed ahead), oldest first.
     var ready = ReadyPushes()
     /// Tokens (or channel ids) with a push ready or in flight at this worker.
