@@ -382,6 +382,9 @@ final class SQLOutbox {
         // The first due rows in claim order (locked, skipping rows another claim holds), then one per token
         // among them: the first in claim order, except that an update with a newer update or end of its token
         // among them goes last (newest wins: it is claimed after the newer one and found overtaken then).
+        // A push waits while an earlier push of its token is pending (unless that one is an update it makes
+        // stale): another claim may hold the earlier one locked, and SKIP LOCKED would otherwise hand this
+        // one out first — an end before its start.
         let due = set + """
              WHERE id IN (SELECT ranked.id FROM (
               SELECT candidate.id, ROW_NUMBER() OVER (PARTITION BY candidate.target
@@ -392,6 +395,9 @@ final class SQLOutbox {
                 FROM (SELECT p.id, p.target, p.event, p.not_before_unix FROM ap_pushes p WHERE p.state = 'pending'
                   AND p.environment = ? AND p.credential = ? AND p.not_before_unix <= ?
                   AND NOT EXISTS (SELECT 1 FROM ap_pushes f WHERE f.target = p.target AND f.state = 'inflight'\(perRow))
+                  AND NOT EXISTS (SELECT 1 FROM ap_pushes e WHERE e.target = p.target AND e.state = 'pending'
+                    AND (e.not_before_unix, e.id) < (p.not_before_unix, p.id)
+                    AND NOT (e.event = 'update' AND p.event IN ('update', 'end'))\(perRow))
                   ORDER BY p.not_before_unix, p.id LIMIT ?\(lock)) AS locked) AS candidate) AS ranked
               WHERE ranked.place = 1) RETURNING \(Self.pushColumns)
             """
