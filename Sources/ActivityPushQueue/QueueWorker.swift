@@ -179,8 +179,9 @@ public final class QueueWorker: Sendable {
     ///
     /// Claims, records and answers overlap: a claim or a record runs while answers keep coming in, and the
     /// worker keeps up to a window of claimed pushes ready ahead of the window, so an answer is followed
-    /// by the next request at once, not after a claim's round trip to the database. A ready push waits at
-    /// most one push deadline for a free stream (deadline ≤ lease / 3, so it is sent well inside its lease).
+    /// by the next request at once, not after a claim's round trip to the database. A ready push that has
+    /// waited so long that its lease could end before its answer (lease − 2 × push deadline: the window shrank
+    /// after connection faults and answers are slow) goes back to the queue unsent.
     /// - Throws: ``QueueError`` when the database fails for good or stays unreachable past `databaseOutageSeconds`.
     @discardableResult
     public func run() async throws(QueueError) -> WorkerSummary {
@@ -206,6 +207,18 @@ public final class QueueWorker: Sendable {
                                     now: now)
                     }
                     loop.ready.removeAll()
+                }
+                // A push that waited so long that its lease could end before its answer comes (the window
+                // shrank after faults and answers are slow) goes back to the queue unsent: sent that late, it
+                // could be claimed again by another worker — or this one — while in flight.
+                while let oldest = loop.ready.oldestClaimedAt,
+                      now - oldest > options.leaseSeconds - 2 * options.effectivePushDeadlineSeconds,
+                      let (push, _) = loop.ready.popFirst() {
+                    loop.targetsInFlight.remove(push.target)
+                    loop.summary.released += 1
+                    loop.append(AttemptResult(pushID: push.id, atUnixSeconds: now, target: push.target, outcome: .released,
+                                              apnsID: push.apnsID, note: "waited too long for a stream; back to the queue",
+                                              worker: options.name), now: now)
                 }
                 // Send: fill the window from the pushes claimed ahead.
                 while loop.inFlight < loop.sendWindow.current, let (push, request) = loop.ready.popFirst() {
@@ -250,7 +263,8 @@ public final class QueueWorker: Sendable {
                 }
                 // Claim ahead (only while every answer so far is recorded: fail closed).
                 let held = loop.inFlight + loop.ready.count
-                let free = window + ahead - held
+                // Claim ahead as much as the window allows now (less after connection faults).
+                let free = loop.sendWindow.current + min(ahead, loop.sendWindow.current) - held
                 if !loop.claiming, !stopping, loop.recordFailingSince == nil, now >= loop.nextClaimAt, free > 0,
                    (held == 0 && loop.lastClaimCount != 0) || (held > 0 && free >= refillStep && now >= loop.claimAgainAt) {
                     loop.claiming = true
@@ -399,7 +413,7 @@ public final class QueueWorker: Sendable {
         }
         for (push, request) in triage.send {
             loop.targetsInFlight.insert(push.target)
-            loop.ready.append((push, request))
+            loop.ready.append((push, request), claimedAt: now)
         }
     }
 
@@ -551,15 +565,22 @@ struct WorkerLoopState {
     }
 }
 
-/// A first-in-first-out list of claimed pushes with their requests (amortised O(1) at both ends).
+/// A first-in-first-out list of claimed pushes with their requests and claim times (UNIX seconds), amortised
+/// O(1) at both ends.
 struct ReadyPushes: Sequence {
     private var items: [(push: StoredPush, request: PushRequest)] = []
+    private var claimedAt: [Double] = []
     private var head = 0
 
     var isEmpty: Bool { head == items.count }
     var count: Int { items.count - head }
+    /// When the oldest was claimed; nil when empty.
+    var oldestClaimedAt: Double? { head < claimedAt.count ? claimedAt[head] : nil }
 
-    mutating func append(_ item: (push: StoredPush, request: PushRequest)) { items.append(item) }
+    mutating func append(_ item: (push: StoredPush, request: PushRequest), claimedAt time: Double) {
+        items.append(item)
+        claimedAt.append(time)
+    }
 
     mutating func popFirst() -> (push: StoredPush, request: PushRequest)? {
         guard head < items.count else { return nil }
@@ -567,6 +588,7 @@ struct ReadyPushes: Sequence {
         head += 1
         if head > 1024, head * 2 > items.count {
             items.removeFirst(head)
+            claimedAt.removeFirst(head)
             head = 0
         }
         return item
@@ -574,6 +596,7 @@ struct ReadyPushes: Sequence {
 
     mutating func removeAll() {
         items.removeAll()
+        claimedAt.removeAll()
         head = 0
     }
 
