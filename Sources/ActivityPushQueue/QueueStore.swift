@@ -29,10 +29,6 @@ public protocol QueueStore: AnyObject, Sendable {
     /// `worker --drain` waits for; it passes a later time to also wait for retries due soon).
     func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
 
-    /// Pushes of this environment and credential that are pending (due or not) or in flight: what a drain
-    /// leaves undelivered.
-    func queuedCount(environment: String, credential: String) throws(QueueError) -> Int
-
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds; it decides which pushes are due).
     func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus
 
@@ -61,6 +57,10 @@ public protocol QueueStore: AnyObject, Sendable {
 
     /// Gives back space the store no longer needs (SQLite: checkpoint and truncate the WAL). Default: nothing.
     func checkpoint()
+
+    /// Pushes of this environment and credential that are pending (due or not) or in flight: what a drain
+    /// leaves undelivered. The default counts the whole queue from ``status(nowUnixSeconds:)``.
+    func queuedCount(environment: String, credential: String) throws(QueueError) -> Int
 }
 
 extension QueueStore {
