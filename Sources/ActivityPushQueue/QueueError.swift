@@ -26,6 +26,10 @@ public struct QueueError: Error, Sendable, CustomStringConvertible {
         /// `invalid-input`: what was to be enqueued is wrong (a token that is not hex, a broadcast given device
         /// tokens, a device push given none); retrying the same input fails the same way.
         public static let invalidInput = Kind(rawValue: "invalid-input")
+        /// Two concurrent transactions collided (PostgreSQL SQLSTATE 23505 unique_violation, 40P01
+        /// deadlock_detected, 40001 serialization_failure): two claims picked pushes to one token; the claim
+        /// is retried.
+        package static let conflict = Kind(rawValue: "conflict")
     }
 
     /// The class of the failure; ``isTransient`` is derived from it.

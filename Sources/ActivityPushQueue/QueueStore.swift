@@ -59,6 +59,10 @@ public protocol QueueStore: AnyObject, Sendable {
 
     /// Gives back space the store no longer needs (SQLite: checkpoint and truncate the WAL). Default: nothing.
     func checkpoint()
+
+    /// Pushes of this environment and credential that are pending (due or not) or in flight: what a drain
+    /// leaves undelivered. The default counts the whole queue from ``status(nowUnixSeconds:)``.
+    func queuedCount(environment: APNsEnvironment, credential: String) throws(QueueError) -> Int
 }
 
 extension QueueStore {
@@ -68,4 +72,15 @@ extension QueueStore {
     }
     /// Does nothing: the store has no space to give back.
     public func checkpoint() {}
+    /// Pending and in-flight pushes of the whole queue (every environment and credential), from ``status(nowUnixSeconds:)``;
+    /// stores that can count one environment and credential do.
+    /// - Throws: ``QueueError`` when the database fails.
+    public func queuedCount(environment: APNsEnvironment, credential: String) throws(QueueError) -> Int {
+        let counts = try status(nowUnixSeconds: 0).counts
+        return (counts[PushState.pending.rawValue] ?? 0) + (counts[PushState.inflight.rawValue] ?? 0)
+    }
 }
+
+/// A store whose ``QueueStore/complete(_:)`` runs on a connection of its own, so a worker may record while it
+/// claims (``PostgresQueueStore``).
+protocol RecordsOnItsOwnConnection {}

@@ -13,7 +13,8 @@ public struct WorkerOptions: Sendable, Hashable {
     /// Claims only pushes enqueued for this credential name.
     public var credential: String
     /// Pushes in flight at once (the window; refilled as answers arrive). Match it to the client's capacity,
-    /// connections × streams per connection. Default 500.
+    /// connections × streams per connection. The worker also holds up to as many again claimed ahead, ready
+    /// to send as streams free up (leased like the ones in flight). Default 500.
     public var window: Int
     /// A claimed push returns to the queue this long after the claim if the worker has not answered (crash).
     /// Must exceed the push deadline several times over. Default 60 s.
@@ -94,10 +95,14 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
     public var recordBatches = 0
     /// Database calls that failed and were retried (outage, full disk).
     public var databaseRetries = 0
-    /// Seconds the worker waited for claims (with their triage lookups).
+    /// Seconds the claims took (with their triage lookups; they run while answers keep coming in).
     public var claimSeconds = 0.0
-    /// Seconds the worker waited for record transactions.
+    /// Seconds the record transactions took (they run while answers keep coming in).
     public var recordSeconds = 0.0
+    /// With `drain`: pushes of this environment and credential still queued when the drain ended (pending
+    /// with a later retry, or in flight at another worker) — not delivered by this run. Nil without `drain`,
+    /// or when the drain was stopped or failed before it could count.
+    public var leftQueued: Int?
     /// All counts zero.
     public init() {}
 }
@@ -105,8 +110,9 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
 /// Claims due pushes, sends each with a ``PushSender``, applies the ``QueueRetryPolicy`` and journals every
 /// attempt (time, redacted token, status, reason, apns-id, apns-unique-id, latency).
 ///
-/// Pipelined: a steady window of `window` pushes is in flight, refilled by new claims as answers arrive;
-/// answers are recorded in small transactions as they come. Each turn is three steps: **triage** (the pure
+/// Pipelined: a steady window of `window` pushes is in flight, refilled from pushes claimed ahead as answers
+/// arrive; claims and record transactions (small, as answers come) run beside the sends, on a second
+/// connection for PostgreSQL. Each turn is three steps: **triage** (the pure
 /// ``WorkerTriage``: inactive tokens, superseded updates, one push in flight per token, crash-loop limits),
 /// **send**, and **record** (the retry table). Timeouts are never resent in line: they go back to the queue
 /// with a backoff.
@@ -126,9 +132,14 @@ public final class QueueWorker: Sendable {
     private let random: @Sendable () -> Double
     private let log: @Sendable (String) -> Void
     private let stopRequested = Atomic<Bool>(false)
-    /// Database calls block (libpq, SQLite): they run here, never on the cooperative pool, so answers keep
-    /// being taken while a claim or a record waits for the database.
-    private let databaseQueue = DispatchQueue(label: "activity-push.worker.database")
+    /// Set by a failed record, cleared by one that commits; a claim that finds it set does not claim.
+    private let recordFailing = Atomic<Bool>(false)
+    /// Database calls block (libpq, SQLite): they run on these queues, never on the cooperative pool, so
+    /// answers keep being taken while a claim or a record waits for the database. A store that records on
+    /// its own connection (PostgreSQL) gets two queues, so recording never stalls claiming; the others share
+    /// one connection, and one queue keeps a claim from starting before a failed record is known.
+    private let claimQueue: DispatchQueue
+    private let recordQueue: DispatchQueue
 
     /// Makes a worker; nothing is claimed until ``run()``.
     /// - Parameters:
@@ -141,6 +152,8 @@ public final class QueueWorker: Sendable {
                 log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
         self.sender = sender
+        claimQueue = DispatchQueue(label: "activity-push.worker.claim")
+        recordQueue = store is any RecordsOnItsOwnConnection ? DispatchQueue(label: "activity-push.worker.record") : claimQueue
         self.options = options
         self.clock = clock
         self.random = random
@@ -151,51 +164,135 @@ public final class QueueWorker: Sendable {
     public func stop() { stopRequested.store(true, ordering: .relaxed) }
 
     private enum Event: Sendable {
-        case answer(push: StoredPush, result: APNsResult, milliseconds: Double)
+        case answer(push: StoredPush, sequence: Int, result: APNsResult, milliseconds: Double)
+        case claimed(Result<ClaimedBatch, QueueError>, seconds: Double)
+        case recorded(count: Int, error: QueueError?, seconds: Double)
         case tick
+    }
+
+    private struct ClaimedBatch: Sendable {
+        var pushes: [StoredPush] = []
+        var inactive: [String: String] = [:]
     }
 
     /// Runs until ``stop()``, or with `drain` until nothing is due or in flight (nor due within
     /// `drainWaitSeconds`).
+    ///
+    /// Claims, records and answers overlap: a claim or a record runs while answers keep coming in, and the
+    /// worker keeps up to a window of claimed pushes ready ahead of the window, so an answer is followed
+    /// by the next request at once, not after a claim's round trip to the database. A ready push that has
+    /// waited so long that its lease could end before its answer (lease − 2 × push deadline: the window shrank
+    /// after connection faults and answers are slow) goes back to the queue unsent.
     /// - Throws: ``QueueError`` when the database fails for good or stays unreachable past `databaseOutageSeconds`.
     @discardableResult
     public func run() async throws(QueueError) -> WorkerSummary {
-        var loop = WorkerLoopState()
-        let sender = self.sender
         let window = max(1, options.window)
-        let refillStep = max(1, window / 8)
+        var loop = WorkerLoopState(sendWindow: SendWindow(limit: window))
+        let sender = self.sender
+        let ahead = window
+        // A claim is a transaction (a commit, an fsync): claim when a quarter window is free, not for every few
+        // answers; the pushes claimed ahead cover the wait.
+        let refillStep = max(1, window / 4)
+        let emptyClaimPause = min(options.pollIntervalSeconds, 0.05)
         let fatal: QueueError? = await withTaskGroup(of: Event.self) { group -> QueueError? in
             while true {
                 let now = clock()
                 let stopping = stopRequested.load(ordering: .relaxed)
-                // Record.
-                if !loop.unrecorded.isEmpty, now >= loop.nextRecordAt,
-                   loop.unrecorded.count >= options.recordBatchSize || loop.inFlight == 0 || stopping
-                    || now - loop.firstUnrecordedAt >= options.recordDelaySeconds {
-                    if let error = await record(&loop, now: now) { return error }
+                if stopping, !loop.ready.isEmpty {
+                    // Claimed, never sent: back to the queue as they were.
+                    for (push, _) in loop.ready {
+                        loop.targetsInFlight.remove(push.target)
+                        loop.summary.released += 1
+                        loop.append(AttemptResult(pushID: push.id, atUnixSeconds: now, target: push.target, outcome: .released,
+                                                  apnsID: push.apnsID, note: "worker stopping; back to the queue", worker: options.name),
+                                    now: now)
+                    }
+                    loop.ready.removeAll()
                 }
-                // Claim (only while every answer so far is recorded: fail closed).
-                var claimedNow = 0
-                let free = window - loop.inFlight
-                if !stopping, loop.recordFailingSince == nil, now >= loop.nextClaimAt, free > 0,
-                   loop.inFlight == 0 || free >= refillStep {
-                    switch await claim(&loop, limit: free, now: now) {
-                    case .failure(let error): return error
-                    case .success(let triage):
-                        claimedNow = triage.send.count + triage.settled.count
-                        for (push, request) in triage.send {
-                            loop.inFlight += 1
-                            loop.targetsInFlight.insert(push.target)
-                            group.addTask {
-                                let started = DispatchTime.now().uptimeNanoseconds
-                                let result = await sender.send(request, to: push.target)
-                                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-                                return .answer(push: push, result: result, milliseconds: elapsed)
-                            }
-                        }
+                // A push that waited so long that its lease could end before its answer comes (the window
+                // shrank after faults and answers are slow) goes back to the queue unsent: sent that late, it
+                // could be claimed again by another worker — or this one — while in flight.
+                while let oldest = loop.ready.oldestClaimedAt,
+                      now - oldest > options.leaseSeconds - 2 * options.effectivePushDeadlineSeconds,
+                      let (push, _) = loop.ready.popFirst() {
+                    loop.targetsInFlight.remove(push.target)
+                    loop.summary.released += 1
+                    loop.append(AttemptResult(pushID: push.id, atUnixSeconds: now, target: push.target, outcome: .released,
+                                              apnsID: push.apnsID, note: "waited too long for a stream; back to the queue",
+                                              worker: options.name), now: now)
+                }
+                // Send: fill the window from the pushes claimed ahead.
+                while loop.inFlight < loop.sendWindow.current, let (push, request) = loop.ready.popFirst() {
+                    loop.inFlight += 1
+                    let sequence = loop.sendWindow.sent()
+                    group.addTask {
+                        let started = DispatchTime.now().uptimeNanoseconds
+                        let result = await sender.send(request, to: push.target)
+                        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+                        return .answer(push: push, sequence: sequence, result: result, milliseconds: elapsed)
                     }
                 }
-                if loop.inFlight == 0 {
+                // Record.
+                if loop.recording == 0, !loop.unrecorded.isEmpty, now >= loop.nextRecordAt,
+                   loop.unrecorded.count >= options.recordBatchSize || loop.inFlight == 0 || stopping
+                    || now - loop.firstUnrecordedAt >= options.recordDelaySeconds {
+                    // Everything held, up to 16 batches: when commits are slow (a busy disk) a record takes what
+                    // came in meanwhile, so recording keeps up however long an fsync takes.
+                    let batch = Array(loop.unrecorded.prefix(max(options.recordBatchSize, 1) * 16))
+                    loop.recording = batch.count
+                    let store = self.store
+                    group.addTask { [self] in
+                        let started = DispatchTime.now().uptimeNanoseconds
+                        var failure: QueueError?
+                        do throws(QueueError) {
+                            try await database(on: recordQueue) { () throws(QueueError) in
+                                do throws(QueueError) {
+                                    try store.complete(batch)
+                                    self.recordFailing.store(false, ordering: .relaxed)
+                                } catch {
+                                    // Set before the next claim can start on a shared queue: fail closed.
+                                    self.recordFailing.store(true, ordering: .relaxed)
+                                    throw error
+                                }
+                            }
+                        } catch {
+                            failure = error
+                        }
+                        return .recorded(count: batch.count, error: failure,
+                                         seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+                    }
+                }
+                // Claim ahead (only while every answer so far is recorded: fail closed).
+                let held = loop.inFlight + loop.ready.count
+                // Claim ahead as much as the window allows now (less after connection faults).
+                let free = loop.sendWindow.current + min(ahead, loop.sendWindow.current) - held
+                if !loop.claiming, !stopping, loop.recordFailingSince == nil, now >= loop.nextClaimAt, free > 0,
+                   (held == 0 && loop.lastClaimCount != 0) || (held > 0 && free >= refillStep && now >= loop.claimAgainAt) {
+                    loop.claiming = true
+                    // The first claim is small, so sending starts after a short transaction.
+                    let limit = loop.summary.rounds == 0 ? min(free, refillStep) : free
+                    let store = self.store, options = self.options
+                    group.addTask { [self] in
+                        let started = DispatchTime.now().uptimeNanoseconds
+                        let result: Result<ClaimedBatch, QueueError>
+                        do throws(QueueError) {
+                            result = .success(try await database(on: claimQueue) { () throws(QueueError) -> ClaimedBatch in
+                                // A record failed after this claim was asked for: do not claim.
+                                if self.recordFailing.load(ordering: .relaxed) { return ClaimedBatch() }
+                                let batch = try store.claim(worker: options.name, limit: limit, leaseSeconds: options.leaseSeconds,
+                                                            environment: options.environment, credential: options.credential,
+                                                            nowUnixSeconds: now)
+                                guard !batch.isEmpty else { return ClaimedBatch() }
+                                return ClaimedBatch(pushes: batch,
+                                                    inactive: try store.inactiveTokens(among: batch.filter { !$0.isBroadcast }.map(\.target)))
+                            })
+                        } catch {
+                            result = .failure(error)
+                        }
+                        return .claimed(result, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+                    }
+                }
+                if loop.inFlight == 0, loop.ready.isEmpty, !loop.claiming, loop.recording == 0 {
                     if !loop.unrecorded.isEmpty {
                         // Only a failing record leaves answers here with nothing in flight: wait, then retry.
                         if let since = loop.recordFailingSince, now - since > options.databaseOutageSeconds {
@@ -207,45 +304,91 @@ public final class QueueWorker: Sendable {
                         continue
                     }
                     if stopping { return nil }
-                    if claimedNow > 0 { continue }
+                    if loop.lastClaimCount > 0 { continue }
                     if loop.claimFailingSince != nil {
+                        // A claim or drain check failed: claim again after the backoff (a claim that works ends it).
+                        loop.lastClaimCount = -1
                         await sleep(seconds: max(0.05, loop.nextClaimAt - now))
                         continue
                     }
                     if options.drain {
                         do throws(QueueError) {
                             let store = self.store, options = self.options
-                            if try await database({ () throws(QueueError) -> Bool in
+                            if try await database(on: claimQueue, { () throws(QueueError) -> Bool in
                                 try store.isDrained(environment: options.environment, credential: options.credential,
                                                     nowUnixSeconds: now + max(0, options.drainWaitSeconds))
-                            }) { return nil }
+                            }) {
+                                loop.summary.leftQueued = try? await database(on: claimQueue, { () throws(QueueError) -> Int in
+                                    try store.queuedCount(environment: options.environment, credential: options.credential)
+                                })
+                                return nil
+                            }
                         } catch {
                             if let giveUp = databaseFailed(&loop, error, now: now, during: "drain check") { return giveUp }
                             continue
                         }
                     }
                     await store.waitForWork(timeoutSeconds: options.pollIntervalSeconds)
+                    loop.lastClaimCount = -1
                     continue
                 }
-                // Wait for an answer (a tick makes sure batched answers are recorded without waiting for the next).
-                if !loop.unrecorded.isEmpty, !loop.tickPending {
-                    loop.tickPending = true
-                    let delay = max(options.recordDelaySeconds, loop.nextRecordAt - now)
-                    group.addTask {
-                        try? await Task.sleep(nanoseconds: UInt64(max(0.001, delay) * 1e9))
-                        return .tick
+                // Wait for the next event; a tick makes sure batched answers are recorded, and a paused claim
+                // made, without waiting for the next answer.
+                if !loop.tickPending {
+                    var wakeAt = Double.infinity
+                    if !loop.unrecorded.isEmpty, loop.recording == 0 {
+                        wakeAt = max(loop.firstUnrecordedAt + options.recordDelaySeconds, loop.nextRecordAt)
+                    }
+                    if !loop.claiming, !stopping, loop.recordFailingSince == nil, held > 0, free >= refillStep {
+                        wakeAt = min(wakeAt, max(loop.claimAgainAt, loop.nextClaimAt))
+                    }
+                    if wakeAt.isFinite {
+                        loop.tickPending = true
+                        let delay = max(0.001, wakeAt - now)
+                        group.addTask {
+                            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                            return .tick
+                        }
                     }
                 }
                 guard let event = await group.next() else { continue }
                 switch event {
                 case .tick:
                     loop.tickPending = false
-                case .answer(let push, let result, let milliseconds):
+                case .answer(let push, let sequence, let result, let milliseconds):
                     loop.inFlight -= 1
+                    var connectionFault = false
+                    if case .failure(let failure) = result, failure.kind == .mayHaveBeenProcessed { connectionFault = true }
+                    loop.sendWindow.answered(sequence: sequence, connectionFault: connectionFault)
                     loop.targetsInFlight.remove(push.target)
                     if decide(&loop, push: push, result: result, milliseconds: milliseconds) {
                         log("ExpiredProviderToken: signing a new provider token")
                         await sender.refreshCredentials()
+                    }
+                case .claimed(let result, let seconds):
+                    loop.claiming = false
+                    loop.summary.claimSeconds += seconds
+                    switch result {
+                    case .failure(let error):
+                        loop.lastClaimCount = -1  // claim again once the backoff has passed
+                        if let giveUp = databaseFailed(&loop, error, now: clock(), during: "claim") { return giveUp }
+                    case .success(let batch):
+                        if loop.claimFailingSince != nil { log("database back: claiming again") }
+                        loop.claimFailingSince = nil
+                        loop.lastClaimCount = batch.pushes.count
+                        if batch.pushes.isEmpty {
+                            loop.claimAgainAt = clock() + emptyClaimPause
+                        } else {
+                            accept(&loop, batch, now: clock())
+                        }
+                    }
+                case .recorded(let count, let error, let seconds):
+                    loop.recording = 0
+                    loop.summary.recordSeconds += seconds
+                    if let error {
+                        if let fatal = recordFailed(&loop, error, now: clock()) { return fatal }
+                    } else {
+                        await recorded(&loop, count: count, now: clock())
                     }
                 }
             }
@@ -254,39 +397,24 @@ public final class QueueWorker: Sendable {
         return loop.summary
     }
 
-    /// Triage then hand the pushes to send back to the loop; decisions without a request join the answers.
-    private func claim(_ loop: inout WorkerLoopState, limit: Int, now: Double) async -> Result<WorkerTriage, QueueError> {
-        do throws(QueueError) {
-            let store = self.store, options = self.options
-            let started = DispatchTime.now().uptimeNanoseconds
-            defer { loop.summary.claimSeconds += Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-            let (batch, inactive) = try await database { () throws(QueueError) -> ([StoredPush], [String: String]) in
-                let batch = try store.claim(worker: options.name, limit: limit, leaseSeconds: options.leaseSeconds,
-                                            environment: options.environment, credential: options.credential,
-                                            nowUnixSeconds: now)
-                guard !batch.isEmpty else { return (batch, [:]) }
-                return (batch, try store.inactiveTokens(among: batch.filter { !$0.isBroadcast }.map(\.target)))
+    /// Triage of a claimed batch; the pushes to send join the ready list, decisions without a request join the
+    /// answers to record.
+    private func accept(_ loop: inout WorkerLoopState, _ batch: ClaimedBatch, now: Double) {
+        loop.summary.rounds += 1
+        loop.summary.claimed += batch.pushes.count
+        let triage = WorkerTriage.plan(claimed: batch.pushes, inactiveTokens: batch.inactive, targetsInFlight: loop.targetsInFlight,
+                                       maxAttempts: options.policy.maxAttempts, worker: options.name, nowUnixSeconds: now)
+        for settled in triage.settled {
+            switch settled.outcome {
+            case .released: loop.summary.released += 1
+            case .dead: loop.summary.dead += 1; loop.summary.notSent += 1
+            default: loop.summary.notSent += 1
             }
-            if loop.claimFailingSince != nil { log("database back: claiming again") }
-            loop.claimFailingSince = nil
-            guard !batch.isEmpty else { return .success(WorkerTriage()) }
-            loop.summary.rounds += 1
-            loop.summary.claimed += batch.count
-            let triage = WorkerTriage.plan(claimed: batch, inactiveTokens: inactive, targetsInFlight: loop.targetsInFlight,
-                                           maxAttempts: options.policy.maxAttempts, worker: options.name,
-                                           nowUnixSeconds: now)
-            for settled in triage.settled {
-                switch settled.outcome {
-                case .released: loop.summary.released += 1
-                case .dead: loop.summary.dead += 1; loop.summary.notSent += 1
-                default: loop.summary.notSent += 1
-                }
-                loop.append(settled, now: now)
-            }
-            return .success(triage)
-        } catch {
-            if let giveUp = databaseFailed(&loop, error, now: now, during: "claim") { return .failure(giveUp) }
-            return .success(WorkerTriage())
+            loop.append(settled, now: now)
+        }
+        for (push, request) in triage.send {
+            loop.targetsInFlight.insert(push.target)
+            loop.ready.append((push, request), claimedAt: now)
         }
     }
 
@@ -305,38 +433,37 @@ public final class QueueWorker: Sendable {
         return nil
     }
 
-    /// Records the held answers in one transaction. On failure keeps them, stops claiming and backs off.
-    private func record(_ loop: inout WorkerLoopState, now: Double) async -> QueueError? {
-        let batch = Array(loop.unrecorded.prefix(max(options.recordBatchSize, 1) * 4))
-        let store = self.store
-        let started = DispatchTime.now().uptimeNanoseconds
-        defer { loop.summary.recordSeconds += Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-        do throws(QueueError) {
-            try await database { () throws(QueueError) in try store.complete(batch) }
-            loop.unrecorded.removeFirst(batch.count)
-            loop.firstUnrecordedAt = loop.unrecorded.isEmpty ? .infinity : now
-            loop.summary.recordBatches += 1
-            if loop.recordFailingSince != nil {
-                log("recorded \(batch.count) held answers; the database is back, claiming again")
-                loop.recordFailingSince = nil
-                loop.recordBackoff = 0
-            }
-            if loop.summary.recordBatches % 256 == 0 { await database { store.checkpoint() } }
-            return nil
-        } catch {
-            guard error.isTransient else { return error }
-            loop.summary.databaseRetries += 1
-            loop.lastError = error
-            if loop.recordFailingSince == nil {
-                loop.recordFailingSince = now
-                log("cannot record \(loop.unrecorded.count) answers (\(error.description)); stopped claiming, "
-                    + "holding the answers, retrying with backoff — nothing is resent")
-            }
-            if error.kind == .diskFull { await database { store.checkpoint() } }
-            loop.recordBackoff = min(5, max(0.1, loop.recordBackoff * 2))
-            loop.nextRecordAt = now + loop.recordBackoff
-            return nil
+    /// A record transaction committed: its answers leave memory.
+    private func recorded(_ loop: inout WorkerLoopState, count: Int, now: Double) async {
+        loop.unrecorded.removeFirst(count)
+        loop.firstUnrecordedAt = loop.unrecorded.isEmpty ? .infinity : now
+        loop.summary.recordBatches += 1
+        if loop.recordFailingSince != nil {
+            log("recorded \(count) held answers; the database is back, claiming again")
+            loop.recordFailingSince = nil
+            loop.recordBackoff = 0
         }
+        if loop.summary.recordBatches % 256 == 0 {
+            let store = self.store
+            await database(on: recordQueue) { store.checkpoint() }
+        }
+    }
+
+    /// A record transaction failed: the answers stay held, claiming stops, the record is retried with backoff;
+    /// a failure that is not transient ends the run.
+    private func recordFailed(_ loop: inout WorkerLoopState, _ error: QueueError, now: Double) -> QueueError? {
+        guard error.isTransient else { return error }
+        loop.summary.databaseRetries += 1
+        loop.lastError = error
+        if loop.recordFailingSince == nil {
+            loop.recordFailingSince = now
+            log("cannot record \(loop.unrecorded.count) answers (\(error.description)); stopped claiming, "
+                + "holding the answers, retrying with backoff — nothing is resent")
+        }
+        if error.kind == .diskFull { store.checkpoint() }
+        loop.recordBackoff = min(5, max(0.1, loop.recordBackoff * 2))
+        loop.nextRecordAt = now + loop.recordBackoff
+        return nil
     }
 
     /// Applies the retry table to one answer; returns true when the provider token must be signed anew.
@@ -375,10 +502,11 @@ public final class QueueWorker: Sendable {
         return refresh
     }
 
-    /// Runs one blocking database call on ``databaseQueue`` and waits for it without holding a pool thread.
-    private func database<T: Sendable>(_ body: @escaping @Sendable () throws(QueueError) -> T) async throws(QueueError) -> T {
+    /// Runs one blocking database call on `queue` and waits for it without holding a pool thread.
+    private func database<T: Sendable>(on queue: DispatchQueue,
+                                       _ body: @escaping @Sendable () throws(QueueError) -> T) async throws(QueueError) -> T {
         let result: Result<T, QueueError> = await withCheckedContinuation { continuation in
-            databaseQueue.async {
+            queue.async {
                 do throws(QueueError) {
                     continuation.resume(returning: .success(try body()))
                 } catch {
@@ -389,9 +517,9 @@ public final class QueueWorker: Sendable {
         return try result.get()
     }
 
-    private func database(_ body: @escaping @Sendable () -> Void) async {
+    private func database(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            databaseQueue.async {
+            queue.async {
                 body()
                 continuation.resume()
             }
@@ -405,12 +533,25 @@ public final class QueueWorker: Sendable {
 
 /// What one ``QueueWorker/run()`` keeps between steps.
 struct WorkerLoopState {
+    init(sendWindow: SendWindow) { self.sendWindow = sendWindow }
     var summary = WorkerSummary()
     /// Answers and decisions not yet recorded, oldest first.
     var unrecorded: [AttemptResult] = []
     var firstUnrecordedAt = Double.infinity
     var inFlight = 0
+    /// How many may be in flight now (the window, halved after a connection fault, grown back per answer).
+    var sendWindow: SendWindow
+    /// Claimed and triaged, waiting for a free stream in the window (claimed ahead), oldest first.
+    var ready = ReadyPushes()
+    /// Tokens (or channel ids) with a push ready or in flight at this worker.
     var targetsInFlight: Set<String> = []
+    var claiming = false
+    /// Answers in the record transaction under way (the first ones of `unrecorded`).
+    var recording = 0
+    /// Pushes the last claim returned (-1: none yet since the last wait for work).
+    var lastClaimCount = -1
+    /// After a claim found nothing, the next one waits until then while pushes are in flight.
+    var claimAgainAt = -Double.infinity
     var tickPending = false
     var recordFailingSince: Double?
     var recordBackoff = 0.0
@@ -424,4 +565,42 @@ struct WorkerLoopState {
         if unrecorded.isEmpty { firstUnrecordedAt = now }
         unrecorded.append(result)
     }
+}
+
+/// A first-in-first-out list of claimed pushes with their requests and claim times (UNIX seconds), amortised
+/// O(1) at both ends.
+struct ReadyPushes: Sequence {
+    private var items: [(push: StoredPush, request: PushRequest)] = []
+    private var claimedAt: [Double] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == items.count }
+    var count: Int { items.count - head }
+    /// When the oldest was claimed; nil when empty.
+    var oldestClaimedAt: Double? { head < claimedAt.count ? claimedAt[head] : nil }
+
+    mutating func append(_ item: (push: StoredPush, request: PushRequest), claimedAt time: Double) {
+        items.append(item)
+        claimedAt.append(time)
+    }
+
+    mutating func popFirst() -> (push: StoredPush, request: PushRequest)? {
+        guard head < items.count else { return nil }
+        let item = items[head]
+        head += 1
+        if head > 1024, head * 2 > items.count {
+            items.removeFirst(head)
+            claimedAt.removeFirst(head)
+            head = 0
+        }
+        return item
+    }
+
+    mutating func removeAll() {
+        items.removeAll()
+        claimedAt.removeAll()
+        head = 0
+    }
+
+    func makeIterator() -> ArraySlice<(push: StoredPush, request: PushRequest)>.Iterator { items[head...].makeIterator() }
 }

@@ -53,6 +53,11 @@ extension SQLQueueStore {
     public func isDrained(environment: APNsEnvironment, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool {
         try outbox.run { o throws(QueueError) in try o.isDrained(environment: environment, credential: credential, now: nowUnixSeconds) }
     }
+    /// Pending and in-flight pushes of this environment and credential.
+    /// - Throws: ``QueueError`` when the database fails.
+    public func queuedCount(environment: APNsEnvironment, credential: String) throws(QueueError) -> Int {
+        try outbox.run { o throws(QueueError) in try o.queuedCount(environment: environment, credential: credential) }
+    }
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds).
     /// - Throws: ``QueueError`` when the database fails.
     public func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus {

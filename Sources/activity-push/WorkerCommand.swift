@@ -127,6 +127,10 @@ let workerCommand = Command(
         printError("activity-push worker: \(error.description)")
         return 2
     case .success(let summary):
+        if options.drain, let queued = summary.leftQueued {
+            printError("worker: drained; \(queued + summary.dead) pushes left undelivered (\(queued) still queued for a later retry "
+                       + "or in flight at another worker, \(summary.dead) dead-lettered by this run)")
+        }
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -137,7 +141,9 @@ let workerCommand = Command(
                   + "(not sent \(summary.notSent)), released \(summary.released); \(summary.rounds) claims, "
                   + "\(summary.recordBatches) record batches")
         }
-        let notAccepted = tally?.notAcceptedAtLastAttempt ?? 0
+        // A push this worker could not deliver may have been delivered by another worker since (its retry was
+        // claimed there): it counts only while pushes are still queued when this run ends.
+        let notAccepted = (summary.leftQueued ?? 1) > 0 ? tally?.notAcceptedAtLastAttempt ?? 0 : 0
         guard summary.dead > 0 || notAccepted > 0 else { return 0 }
         printError("activity-push worker: --drain stopped with pushes it could not deliver: \(summary.dead) dead-lettered "
                    + "in this run, \(notAccepted) whose last attempt APNs did not accept (dead, or queued for a later "

@@ -21,13 +21,14 @@ final class ConnectionFaultDrainTests: XCTestCase {
         }
     }
 
-    private func drain(faults: String, total: Int = 3000) async throws -> Figures {
+    private func drain(faults: String, total: Int = 3000, postgres: Bool = false) async throws -> Figures {
         let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(
             transport: .tls(directory: temporaryDirectory("ap-fault-tls")), faults: try MockFaultPlan(spec: faults),
             journalMemoryLimit: 200_000))
         try mock.start()
         defer { mock.stop() }
-        let store = try SQLiteQueueStore(path: temporarySQLitePath())
+        let store: any QueueStore = postgres ? try PostgresQueueStore(url: try PostgresTestServer.freshDatabase())
+                                             : try SQLiteQueueStore(path: temporarySQLitePath())
         defer { store.close() }
         _ = try Outbox(store: store).enqueue(try Pushes.update(ts: 1_800_000_000), to: (0..<total).map(Pushes.token))
         let token = try ProviderToken(keyFile: try WorkerProcessHarness.authKey(), keyID: "QUEUETEST1", teamID: "TEAMQUEUE1")
@@ -76,7 +77,7 @@ final class ConnectionFaultDrainTests: XCTestCase {
         for id in 1...Int64(total) {
             if let push = try store.push(id: id) { figures.attemptsHistogram[push.attempts, default: 0] += 1 }
         }
-        print("drain with '\(faults)': \(figures)")
+        print("drain with '\(faults)' on \(postgres ? "PostgreSQL" : "SQLite"): \(figures)")
         return figures
     }
 
@@ -86,6 +87,15 @@ final class ConnectionFaultDrainTests: XCTestCase {
 
     func testDropsLoseNothingAndDuplicateOnlyUnknownOutcomes() async throws {
         _ = try await drain(faults: "drop:share=2%")
+    }
+
+    /// The same on PostgreSQL, where claims and records run beside the sends on two connections.
+    func testPostgresGracefulGoawayLosesNothingAndDuplicatesOnlyUnknownOutcomes() async throws {
+        _ = try await drain(faults: "goaway:share=3%", postgres: true)
+    }
+
+    func testPostgresDropsLoseNothingAndDuplicateOnlyUnknownOutcomes() async throws {
+        _ = try await drain(faults: "drop:share=2%", postgres: true)
     }
 }
 

@@ -304,16 +304,21 @@ final class PipelinedWorkerTests: XCTestCase {
             XCTAssertEqual(retried.map(\.id), [older])
             XCTAssertEqual(retried.first?.supersededBy, newer, "\(backEnd): overtaken by the sent newer update")
 
-            // Case 2: the older retry and the newer update are claimed in one batch.
+            // Case 2: the older retry and the newer update are due together. A claim takes one push per token,
+            // and the newer first (even though the older retry came due earlier); the older comes back after
+            // it and is found overtaken.
             let olderTwo = try outbox.enqueue(try Pushes.update(ts: 5), to: [Pushes.token(2)], nowUnixSeconds: now)[0]
             let claimedTwo = try claim(now + 20)
             XCTAssertTrue(claimedTwo.contains { $0.id == olderTwo })
-            let newerTwo = try outbox.enqueue(try Pushes.update(ts: 6), to: [Pushes.token(2)], nowUnixSeconds: now)[0]
-            try store.complete(claimedTwo.map { result($0, $0.id == olderTwo ? .retry : .sent, retryAt: now + 20) })
+            let newerTwo = try outbox.enqueue(try Pushes.update(ts: 6), to: [Pushes.token(2)], nowUnixSeconds: now + 25)[0]
+            try store.complete(claimedTwo.map { result($0, $0.id == olderTwo ? .retry : .sent, retryAt: now + 21) })
             let batch = try claim(now + 30)
-            XCTAssertEqual(Set(batch.map(\.id)), [olderTwo, newerTwo])
-            XCTAssertEqual(batch.first { $0.id == olderTwo }?.supersededBy, newerTwo, "\(backEnd): overtaken in the same batch")
-            XCTAssertNil(batch.first { $0.id == newerTwo }?.supersededBy)
+            XCTAssertEqual(batch.map(\.id), [newerTwo], "\(backEnd): one push per token, the newest first")
+            XCTAssertNil(batch.first?.supersededBy)
+            try store.complete([result(batch[0], .sent)])
+            let olderAgain = try claim(now + 31)
+            XCTAssertEqual(olderAgain.map(\.id), [olderTwo])
+            XCTAssertEqual(olderAgain.first?.supersededBy, newerTwo, "\(backEnd): overtaken by the newer one, sent first")
         }
     }
 }

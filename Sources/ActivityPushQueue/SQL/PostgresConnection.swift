@@ -120,6 +120,7 @@ package final class PostgresConnection: SQLConnection {
         if let result, let state = PQresultErrorField(result, 67 /* PG_DIAG_SQLSTATE */) {
             let code = String(cString: state)
             if code == "53100" { kind = .diskFull }                                // disk_full
+            if code == "23505" || code == "40P01" || code == "40001" { kind = .conflict }  // unique_violation, deadlock, serialization
             if code.hasPrefix("08") || code == "57P01" || code == "57P02" || code == "57P03" { kind = .unavailable }
         }
         let msg: String
