@@ -8,7 +8,7 @@ final class ActivityLifecycleTests: XCTestCase {
     let now = 1_800_000_000.0
 
     private func start(_ devices: [String], id: String = "game-42", fingerprint: String = "f1") -> L.Event {
-        .start(L.Start(activityID: id, attributesType: "MatchAttributes", environment: "sandbox", deviceIDs: devices,
+        .start(L.Start(activityID: id, attributesType: "MatchAttributes", environment: .sandbox, deviceIDs: devices,
                        fingerprint: fingerprint))
     }
 

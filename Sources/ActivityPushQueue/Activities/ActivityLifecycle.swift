@@ -45,11 +45,11 @@ package enum ActivityLifecycle {
     package struct Start: Sendable, Hashable {
         package var activityID: String
         package var attributesType: String
-        package var environment: String
+        package var environment: APNsEnvironment
         package var deviceIDs: [String]
         package var channelID: String?
         package var fingerprint: String
-        package init(activityID: String, attributesType: String, environment: String, deviceIDs: [String],
+        package init(activityID: String, attributesType: String, environment: APNsEnvironment, deviceIDs: [String],
                      channelID: String? = nil, fingerprint: String) {
             self.activityID = activityID
             self.attributesType = attributesType

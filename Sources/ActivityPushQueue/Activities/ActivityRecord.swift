@@ -5,7 +5,7 @@ import ActivityPushCore
 package struct ActivityRecord: Sendable, Hashable {
     package var activityID: String
     package var attributesType: String
-    package var environment: String
+    package var environment: APNsEnvironment
     /// The broadcast channel its updates and ends go to; nil: to each device's update token.
     package var channelID: String?
     package var state: ActivityState
@@ -20,7 +20,7 @@ package struct ActivityRecord: Sendable, Hashable {
     /// In the order the start named them.
     package var devices: [ActivityDeviceRecord]
 
-    package init(activityID: String, attributesType: String, environment: String, channelID: String? = nil,
+    package init(activityID: String, attributesType: String, environment: APNsEnvironment, channelID: String? = nil,
                  state: ActivityState = .starting, endReason: String? = nil, fingerprint: String, lastTimestamp: Int64 = 0,
                  createdUnixSeconds: Double, endedUnixSeconds: Double? = nil, devices: [ActivityDeviceRecord] = []) {
         self.activityID = activityID

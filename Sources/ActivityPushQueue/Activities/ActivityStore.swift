@@ -43,7 +43,7 @@ struct ActivityStore: Sendable {
             SELECT activity_id, attributes_type, environment, channel_id, state, end_reason, fingerprint, last_timestamp,
               created_unix, ended_unix FROM ap_la_activities WHERE activity_id = ?
             """, [.text(id)]).first else { return nil }
-        var record = ActivityRecord(activityID: row[0].text ?? id, attributesType: row[1].text ?? "", environment: row[2].text ?? "",
+        var record = ActivityRecord(activityID: row[0].text ?? id, attributesType: row[1].text ?? "", environment: .stored(row[2].text ?? ""),
                                     channelID: row[3].text, state: ActivityState(rawValue: row[4].text ?? ""),
                                     endReason: row[5].text, fingerprint: row[6].text ?? "", lastTimestamp: row[7].int ?? 0,
                                     createdUnixSeconds: row[8].double ?? 0, endedUnixSeconds: row[9].double)
@@ -69,7 +69,7 @@ struct ActivityStore: Sendable {
             for row in try o.db.query("""
                 SELECT device_id, token FROM ap_la_tokens WHERE kind = 'push-to-start' AND attributes_type = ?
                   AND environment = ? AND retired_reason IS NULL AND device_id IN (\(list))
-                """, [.text(start.attributesType), .text(start.environment)] + start.deviceIDs.map(SQLValue.text)) {
+                """, [.text(start.attributesType), .text(start.environment.name)] + start.deviceIDs.map(SQLValue.text)) {
                 if let device = row[0].text, let token = row[1].text { context.pushToStartTokens[device] = token }
             }
             let tokens = Array(Set(context.pushToStartTokens.values))
@@ -109,12 +109,12 @@ struct ActivityStore: Sendable {
     }
 
     /// Running activities of `type` in which `deviceID` had no push-to-start token.
-    static func activitiesAwaiting(_ o: SQLOutbox, deviceID: String, type: String, environment: String) throws(QueueError) -> [String] {
+    static func activitiesAwaiting(_ o: SQLOutbox, deviceID: String, type: String, environment: APNsEnvironment) throws(QueueError) -> [String] {
         try o.db.query("""
             SELECT a.activity_id FROM ap_la_activities a JOIN ap_la_devices d ON d.activity_id = a.activity_id
             WHERE d.device_id = ? AND d.state = 'no-token' AND a.attributes_type = ? AND a.environment = ? AND a.state <> 'ended'
             ORDER BY a.created_unix
-            """, [.text(deviceID), .text(type), .text(environment)]).compactMap { $0.first?.text }
+            """, [.text(deviceID), .text(type), .text(environment.name)]).compactMap { $0.first?.text }
     }
 
     static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
@@ -157,7 +157,7 @@ struct ActivityStore: Sendable {
               last_timestamp, created_unix, ended_unix, updated_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (activity_id) DO UPDATE SET state = excluded.state, end_reason = excluded.end_reason,
               last_timestamp = excluded.last_timestamp, ended_unix = excluded.ended_unix, updated_unix = excluded.updated_unix
-            """, [.text(activity.activityID), .text(activity.attributesType), .text(activity.environment), activity.channelID.sql,
+            """, [.text(activity.activityID), .text(activity.attributesType), .text(activity.environment.name), activity.channelID.sql,
                   .text(activity.state.rawValue), activity.endReason.sql, .text(activity.fingerprint), .int(activity.lastTimestamp),
                   .double(activity.createdUnixSeconds), activity.endedUnixSeconds.sql, .double(now)])
         for (position, device) in activity.devices.enumerated() {
@@ -188,7 +188,7 @@ struct ActivityStore: Sendable {
                 request = try storedMessage(o, id: id)
             }
             let targets = delivery.channelID == nil ? [delivery.token] : []
-            rows += try Outbox.rows(for: request, to: targets, environment: .stored(activity.environment),
+            rows += try Outbox.rows(for: request, to: targets, environment: activity.environment,
                                     notBeforeUnixSeconds: delivery.notBefore)
             messageIDs.append(messageID)
             priorities.append(request.headers.priority.flatMap { Int($0) } ?? 10)
@@ -238,7 +238,7 @@ struct ActivityStore: Sendable {
 
     /// Stores (or replaces) a token; a token the queue marked inactive stays retired with that reason.
     /// Returns the retirement reason when it is retired.
-    static func register(_ o: SQLOutbox, _ token: ActivityTokenRegistration, environment: String, now: Double) throws(QueueError) -> String? {
+    static func register(_ o: SQLOutbox, _ token: ActivityTokenRegistration, environment: APNsEnvironment, now: Double) throws(QueueError) -> String? {
         let inactive = try o.inactiveTokens(among: [token.token])[token.token]
         _ = try o.db.query("""
             INSERT INTO ap_la_tokens (key, kind, device_id, attributes_type, activity_id, token, environment, posted_unix,
@@ -246,7 +246,7 @@ struct ActivityStore: Sendable {
             ON CONFLICT (key) DO UPDATE SET token = excluded.token, environment = excluded.environment,
               posted_unix = excluded.posted_unix, retired_reason = excluded.retired_reason, retired_unix = excluded.retired_unix
             """, [.text(token.key), .text(token.kind.rawValue), .text(token.deviceID), token.attributesType.sql, token.activityID.sql,
-                  .text(token.token), .text(environment), .double(now), inactive.sql, inactive == nil ? .null : .double(now)])
+                  .text(token.token), .text(environment.name), .double(now), inactive.sql, inactive == nil ? .null : .double(now)])
         return inactive
     }
 

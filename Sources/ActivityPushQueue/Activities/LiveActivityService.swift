@@ -64,7 +64,7 @@ public final class LiveActivityService: Sendable {
     public func register(_ registration: ActivityTokenRegistration) throws(ActivityError) -> TokenReceipt {
         let token = try registration.validated()
         let now = clock()
-        let environment = token.environment ?? self.environment.name
+        let environment = token.environment.flatMap(APNsEnvironment.named) ?? self.environment
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> TokenReceipt in
             let retired: String?
             do throws(QueueError) { retired = try ActivityStore.register(o, token, environment: environment, now: now) } catch { throw .store(error) }
@@ -121,7 +121,7 @@ public final class LiveActivityService: Sendable {
         }
         var typed = request
         typed.attributesType = type
-        let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment.name,
+        let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment,
                                             deviceIDs: request.deviceIDs, channelID: channelID, fingerprint: typed.fingerprint)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> (view: ActivityView, created: Bool) in
@@ -368,7 +368,7 @@ public final class LiveActivityService: Sendable {
                 ActivityView.Note(atUnixSeconds: row[0].double ?? 0, deviceID: row[1].text, text: row[2].text ?? "")
             }
             return ActivityView(activityID: activity.activityID, attributesType: activity.attributesType,
-                                environment: .stored(activity.environment), channelID: activity.channelID, state: activity.state, endReason: activity.endReason,
+                                environment: activity.environment, channelID: activity.channelID, state: activity.state, endReason: activity.endReason,
                                 createdUnixSeconds: activity.createdUnixSeconds, endedUnixSeconds: activity.endedUnixSeconds,
                                 lastTimestamp: activity.lastTimestamp, devices: devices, pushes: pushes, journal: journal)
         } catch let error as ActivityError {
