@@ -29,6 +29,11 @@ public protocol QueueStore: AnyObject, Sendable {
     /// `worker --drain` waits for; it passes a later time to also wait for retries due soon).
     func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
 
+    /// True when a Live Activity device is still `starting` with a held update or end whose start was sent at or
+    /// after `startsSentSinceUnixSeconds` (UNIX seconds): its update token may yet come back and release it
+    /// (`worker --drain` waits for that within `--drain-wait`). Stores without the lifecycle tables: false.
+    func awaitsUpdateTokens(environment: String, startsSentSinceUnixSeconds: Double) throws(QueueError) -> Bool
+
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds; it decides which pushes are due).
     func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus
 
@@ -66,4 +71,9 @@ extension QueueStore {
     }
     /// Does nothing: the store has no space to give back.
     public func checkpoint() {}
+}
+
+extension QueueStore {
+    /// No lifecycle tables: nothing waits for an update token.
+    public func awaitsUpdateTokens(environment: String, startsSentSinceUnixSeconds: Double) throws(QueueError) -> Bool { false }
 }

@@ -52,6 +52,14 @@ extension SQLQueueStore {
     public func isDrained(environment: String, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool {
         try outbox.run { o throws(QueueError) in try o.isDrained(environment: environment, credential: credential, now: nowUnixSeconds) }
     }
+    /// True when an activity device is `starting` with a held push and its start was sent since
+    /// `startsSentSinceUnixSeconds` (UNIX seconds); see ``QueueStore/awaitsUpdateTokens(environment:startsSentSinceUnixSeconds:)``.
+    /// - Throws: ``QueueError`` when the database fails.
+    public func awaitsUpdateTokens(environment: String, startsSentSinceUnixSeconds: Double) throws(QueueError) -> Bool {
+        try outbox.run { o throws(QueueError) in
+            try ActivityStore.awaitsUpdateTokens(o, environment: environment, startsSentSince: startsSentSinceUnixSeconds)
+        }
+    }
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds).
     /// - Throws: ``QueueError`` when the database fails.
     public func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus {

@@ -8,6 +8,22 @@ enum CommonOptions {
                default: defaultID)
     }
 
+    /// The bundle id used when `--bundle-id` is not given (a placeholder: APNs refuses it for any real app).
+    static let placeholderBundleID = "com.example.app"
+
+    /// `--bundle-id`, checked; without it the placeholder, with the one warning every command prints for it.
+    /// - Throws: ``UsageError`` naming `--bundle-id` when it is not a bundle identifier.
+    static func bundleIDOrPlaceholder(_ arguments: ParsedArguments, command: String) throws -> String {
+        guard let bundleID = try arguments.value(bundleID()) else {
+            printError("activity-push \(command): no --bundle-id; apns-topic uses \(placeholderBundleID)")
+            return placeholderBundleID
+        }
+        if bundleID.isEmpty || bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) {
+            throw UsageError(.badValue, option: "--bundle-id", "--bundle-id must be the app's bundle identifier, e.g. \(placeholderBundleID)")
+        }
+        return bundleID
+    }
+
     /// `--attributes PATH`, repeatable: the app's Swift source the push is judged against.
     static let attributes = Option<String>(
         "--attributes", valueName: "PATH",
