@@ -236,6 +236,11 @@ enum ActivitiesCommandSupport {
             $0.replacingOccurrences(of: "\"\(bare)\": ", with: "\(flag) ").replacingOccurrences(of: "\"\(bare)\"", with: flag)
         }
         flagged.field = flag
+        flagged.findings = flagged.findings.map { finding in
+            var named = finding
+            if named.path == field { named.path = flag }
+            return named
+        }
         return flagged
     }
 
