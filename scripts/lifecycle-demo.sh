@@ -29,7 +29,8 @@ step "mock-apns over TLS, playing the app: reports tokens to serve (activity id 
 "$CLI" mock-apns --port 0 --tls-dir "$W/tls" --attributes $EX/$TYPE.swift --quiet \
   --report-tokens-to "$SERVE" --intake-token-file "$W/intake" --activity-id-attribute eventID >"$W/mock.out" 2>"$W/mock.err" &
 PIDS+=($!)
-MOCK=$(first_line "$W/mock.out" | sed 's/^mock-apns listening on //'); sleep 0.2
+MOCK=$(first_line "$W/mock.out" | sed 's/^mock-apns listening on //')
+for _ in $(seq 100); do [ "$(wc -l <"$W/mock.out")" -ge 2 ] && break; sleep 0.1; done   # its CA line (bounded)
 CA=$(sed -n 2p "$W/mock.out" | sed 's/^mock-apns ca //'); echo "mock at $MOCK (CA $CA)"
 mockpost() { curl -s --http2 --cacert "$CA" -X POST "$MOCK$1" --data-binary "$2"; echo; }
 api() { curl -s -X "$1" "$SERVE$2" -H 'Content-Type: application/json' ${3:+--data-binary "$3"}; }
@@ -49,22 +50,16 @@ step "POST /v1/activities/game-42/update before any update token: held per devic
 api POST /v1/activities/game-42/update '{"contentState": {"phase": "first-half", "minutesLeft": 45}}' \
   | field '[(x["deviceID"], x["state"], x["held"]) for x in d["devices"]]'
 
-step "worker: sends the starts; the devices start the activity and report update tokens; the held updates go out"
-"$CLI" worker --database "$W/q.sqlite" --url "$MOCK" --ca-file "$CA" --auth-key "$W/AuthKey_DEMO123456.p8" \
-  --team-id TEAMID1234 >"$W/worker.out" 2>"$W/worker.err" &
-PIDS+=($!)
-for _ in $(seq 100); do
-  SENT=$(api GET /v1/activities/game-42 | field 'sum(1 for p in d["pushes"] if p["event"] == "update" and p["queueState"] == "sent")')
-  [ "$SENT" = 2 ] && break; sleep 0.1
-done
-api GET /v1/activities/game-42 | field '(d["state"], [(x["deviceID"], x["state"], x["updateToken"]) for x in d["devices"]])'
+# The worker needs an APNs key even against the mock (it signs every request): the throwaway key made above.
+WORKER=("$CLI" worker --database "$W/q.sqlite" --url "$MOCK" --ca-file "$CA" --auth-key "$W/AuthKey_DEMO123456.p8"
+  --team-id TEAMID1234 --drain --drain-wait 10)
+step "worker --drain --drain-wait 10: sends the starts, waits for the update tokens they bring back, sends the released updates, exits"
+"${WORKER[@]}" >"$W/worker.out" 2>"$W/worker.err" || { cat "$W/worker.err"; exit 1; }
+api GET /v1/activities/game-42 | field '(d["state"], [(x["deviceID"], x["state"], x["updateToken"]) for x in d["devices"]], sorted(p["event"] + ":" + p["queueState"] for p in d["pushes"]))'
 
-step "POST /v1/activities/game-42/end: reaches both"
+step "POST /v1/activities/game-42/end, then worker --drain again: the ends reach both"
 api POST /v1/activities/game-42/end '{"contentState": {"phase": "full-time", "minutesLeft": 0}}' >/dev/null
-for _ in $(seq 100); do
-  SENT=$(api GET /v1/activities/game-42 | field 'sum(1 for p in d["pushes"] if p["event"] == "end" and p["queueState"] == "sent")')
-  [ "$SENT" = 2 ] && break; sleep 0.1
-done
+"${WORKER[@]}" >>"$W/worker.out" 2>>"$W/worker.err" || { cat "$W/worker.err"; exit 1; }
 
 step "GET /v1/activities/game-42: the timeline (each device, each push, its APNs answer)"
 api GET /v1/activities/game-42 | python3 -c '

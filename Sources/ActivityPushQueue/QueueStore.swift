@@ -31,6 +31,11 @@ public protocol QueueStore: AnyObject, Sendable {
     /// `worker --drain` waits for; it passes a later time to also wait for retries due soon).
     func isDrained(environment: APNsEnvironment, credential: String, nowUnixSeconds: Double) throws(QueueError) -> Bool
 
+    /// True when a Live Activity device is still `starting` with a held update or end whose start was sent at or
+    /// after `startsSentSinceUnixSeconds` (UNIX seconds): its update token may yet come back and release it
+    /// (`worker --drain` waits for that within `--drain-wait`). Stores without the lifecycle tables: false.
+    func awaitsUpdateTokens(environment: APNsEnvironment, startsSentSinceUnixSeconds: Double) throws(QueueError) -> Bool
+
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds; it decides which pushes are due).
     func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus
 
@@ -84,3 +89,8 @@ extension QueueStore {
 /// A store whose ``QueueStore/complete(_:)`` runs on a connection of its own, so a worker may record while it
 /// claims (``PostgresQueueStore``).
 protocol RecordsOnItsOwnConnection {}
+
+extension QueueStore {
+    /// No lifecycle tables: nothing waits for an update token.
+    public func awaitsUpdateTokens(environment: APNsEnvironment, startsSentSinceUnixSeconds: Double) throws(QueueError) -> Bool { false }
+}

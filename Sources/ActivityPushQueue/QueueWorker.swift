@@ -35,7 +35,8 @@ public struct WorkerOptions: Sendable, Hashable {
     /// Exit once nothing is due or in flight (instead of waiting for more).
     public var drain: Bool
     /// With `drain`: also wait for retries that fall due within this many seconds (default 0: pushes waiting
-    /// for a later retry stay queued for the next worker run).
+    /// for a later retry stay queued for the next worker run), and, for this long after a Live Activity start
+    /// went out, for the device's update token that releases its held update or end.
     public var drainWaitSeconds: Double
     /// What to do after each attempt: retry delays, attempt limit, dead-lettering (see ``QueueRetryPolicy``).
     public var policy: QueueRetryPolicy
@@ -314,9 +315,15 @@ public final class QueueWorker: Sendable {
                     if options.drain {
                         do throws(QueueError) {
                             let store = self.store, options = self.options
+                            let wait = max(0, options.drainWaitSeconds)
                             if try await database(on: claimQueue, { () throws(QueueError) -> Bool in
-                                try store.isDrained(environment: options.environment, credential: options.credential,
-                                                    nowUnixSeconds: now + max(0, options.drainWaitSeconds))
+                                // Also not drained while a device it started may still post the update token that
+                                // releases a held update or end (for up to --drain-wait after that start went out).
+                                guard try store.isDrained(environment: options.environment, credential: options.credential,
+                                                          nowUnixSeconds: now + wait) else { return false }
+                                guard wait > 0 else { return true }
+                                return try !store.awaitsUpdateTokens(environment: options.environment,
+                                                                     startsSentSinceUnixSeconds: now - wait)
                             }) {
                                 loop.summary.leftQueued = try? await database(on: claimQueue, { () throws(QueueError) -> Int in
                                     try store.queuedCount(environment: options.environment, credential: options.credential)

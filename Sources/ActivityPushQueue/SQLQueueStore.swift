@@ -58,6 +58,14 @@ extension SQLQueueStore {
     public func queuedCount(environment: APNsEnvironment, credential: String) throws(QueueError) -> Int {
         try outbox.run { o throws(QueueError) in try o.queuedCount(environment: environment, credential: credential) }
     }
+    /// True when an activity device is `starting` with a held push and its start was sent since
+    /// `startsSentSinceUnixSeconds` (UNIX seconds); see ``QueueStore/awaitsUpdateTokens(environment:startsSentSinceUnixSeconds:)``.
+    /// - Throws: ``QueueError`` when the database fails.
+    public func awaitsUpdateTokens(environment: APNsEnvironment, startsSentSinceUnixSeconds: Double) throws(QueueError) -> Bool {
+        try outbox.run { o throws(QueueError) in
+            try ActivityStore.awaitsUpdateTokens(o, environment: environment.name, startsSentSince: startsSentSinceUnixSeconds)
+        }
+    }
     /// Counts for `queue status` as of `nowUnixSeconds` (UNIX seconds).
     /// - Throws: ``QueueError`` when the database fails.
     public func status(nowUnixSeconds: Double) throws(QueueError) -> QueueStatus {

@@ -29,7 +29,7 @@ enum ActivitiesOptions {
                                          help: "with --channel-id: delete the channel once the end is sent (`channels sweep`)")
 
     /// What every subcommand takes: the store, the app, the budgets, the output.
-    static let common = OptionGroup("store and app", [CommonOptions.database, CommonOptions.bundleID(default: "com.example.app"),
+    static let common = OptionGroup("store and app", [CommonOptions.database, CommonOptions.bundleID(),
                                                       CommonOptions.attributes, APNsConnectionOptions.environment,
                                                       pushToStartBudget, priority10Budget, format])
 }
@@ -97,7 +97,9 @@ enum ActivitiesCommandSupport {
 
     @Sendable static func run(_ sub: String, _ arguments: ParsedArguments) async throws -> Int32 {
         try arguments.expectNoPositionals()
-        let bundleID = try arguments.defaultedValue(CommonOptions.bundleID(default: "com.example.app"))
+        // show and list build nothing; the others warn as `build` does.
+        let bundleID = ["show", "list"].contains(sub) ? (try arguments.value(CommonOptions.bundleID()) ?? CommonOptions.placeholderBundleID)
+            : try CommonOptions.bundleIDOrPlaceholder(arguments, command: "activities \(sub)")
         let schema = try CommonOptions.schema(arguments)
         let environment = try arguments.defaultedValue(APNsConnectionOptions.environment)
         let format = try arguments.defaultedValue(ActivitiesOptions.format)
@@ -115,9 +117,21 @@ enum ActivitiesCommandSupport {
             let text: String
             switch sub {
             case "token":
+                let kind = try required(ActivitiesOptions.kind)
+                var type = try arguments.value(BuildFlags.attributesType)
+                if kind == .pushToStart, type == nil {
+                    // As the help says: the one ActivityAttributes type of --attributes.
+                    guard let schema, schema.types.count == 1 else {
+                        let known = schema.map { " (--attributes declares \($0.types.map(\.name).joined(separator: ", ")))" } ?? ""
+                        throw UsageError(.missingOption, option: BuildFlags.attributesType.spec.name,
+                                         "\(BuildFlags.attributesType.spec.name) NAME is required for --kind push-to-start\(known): "
+                                         + "the ActivityAttributes type the token starts, or give --attributes declaring one type")
+                    }
+                    type = schema.types[0].name
+                }
                 let registration = ActivityTokenRegistration(
-                    kind: try required(ActivitiesOptions.kind), deviceID: try arguments.values(ActivitiesOptions.device).last ?? "",
-                    attributesType: try arguments.value(BuildFlags.attributesType), activityID: try arguments.value(ActivitiesOptions.id),
+                    kind: kind, deviceID: try arguments.values(ActivitiesOptions.device).last ?? "",
+                    attributesType: type, activityID: try arguments.value(ActivitiesOptions.id),
                     token: try required(ActivitiesOptions.token), environment: try arguments.value(ActivitiesOptions.tokenEnvironment))
                 let receipt = try service.register(registration)
                 output = receipt.json
@@ -179,7 +193,8 @@ enum ActivitiesCommandSupport {
             }
             print(format == .json ? JSONWriter.pretty(output) : text)
             return 0
-        } catch let error as ActivityError {
+        } catch var error as ActivityError {
+            error = flagged(error)
             if format == .json {
                 print(JSONWriter.pretty(.obj([("error", .obj([("status", .int(error.status)), ("code", .string(error.code)),
                                                               ("field", error.field.map(JSONValue.string) ?? .null),
@@ -194,6 +209,39 @@ enum ActivitiesCommandSupport {
             }
             return error.status == 503 ? 2 : 1
         }
+    }
+
+    /// The command-line flag for a request field the service names (`attributesType` → `--type`), nil when none.
+    static func flag(forField field: String) -> String? {
+        let bare = String(field.prefix(while: { $0 != "[" && $0 != "." }))
+        switch bare {
+        case "type", "attributesType": return BuildFlags.attributesType.spec.name
+        case "deviceID", "deviceIDs": return ActivitiesOptions.device.spec.name
+        case "activityID": return ActivitiesOptions.id.spec.name
+        case "token": return ActivitiesOptions.token.spec.name
+        case "environment": return ActivitiesOptions.tokenEnvironment.spec.name
+        case "kind": return ActivitiesOptions.kind.spec.name
+        case "channelID": return ActivitiesOptions.channelID.spec.name
+        default: return LiveActivityPush.Field.allCases.first(where: { $0.jsonKey == field || $0.jsonKey == bare })?.flag
+        }
+    }
+
+    /// The service's error as the CLI says it: the flag instead of the JSON field, in the message and the fix.
+    static func flagged(_ error: ActivityError) -> ActivityError {
+        guard let field = error.field, let flag = flag(forField: field) else { return error }
+        var flagged = error
+        let bare = String(field.prefix(while: { $0 != "[" && $0 != "." }))
+        if flagged.message.hasPrefix(field + ":") { flagged.message = flag + flagged.message.dropFirst(field.count) }
+        flagged.fix = flagged.fix.map {
+            $0.replacingOccurrences(of: "\"\(bare)\": ", with: "\(flag) ").replacingOccurrences(of: "\"\(bare)\"", with: flag)
+        }
+        flagged.field = flag
+        flagged.findings = flagged.findings.map { finding in
+            var named = finding
+            if named.path == field { named.path = flag }
+            return named
+        }
+        return flagged
     }
 
     static func describe(_ view: ActivityView) -> String {

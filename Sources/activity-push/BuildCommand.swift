@@ -11,16 +11,12 @@ let buildCommand = Command(
     notes: "without --bundle-id, apns-topic uses com.example.app\nexit: 0 built, 1 the inputs cannot make a valid push (findings), 2 usage error"
 ) { arguments in
     let schema = try CommonOptions.schema(arguments)
-    let bundleID = try arguments.value(CommonOptions.bundleID())
     let format = try arguments.defaultedValue(buildFormat)
     guard let flags = try BuildFlags.read(arguments) else { throw UsageError(.missingOption, option: "--event", "--event start|update|end is required") }
     try arguments.expectNoPositionals()
-    if let bundleID, bundleID.isEmpty || bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) {
-        throw UsageError(.badValue, option: "--bundle-id", "--bundle-id must be the app's bundle identifier, e.g. com.example.app")
-    }
-    if bundleID == nil { printError("activity-push build: no --bundle-id; apns-topic uses com.example.app") }
+    let bundleID = try CommonOptions.bundleIDOrPlaceholder(arguments, command: "build")
     do {
-        let request = try flags.push(bundleID: bundleID ?? "com.example.app", schema: schema).get().build(schema: schema)
+        let request = try flags.push(bundleID: bundleID, schema: schema).get().build(schema: schema)
         var headers: [(String, JSONValue)] = request.headers.map { ($0.name, .string($0.value)) }
         if case .broadcast = request.destination { headers.append((":path", .string("/4/broadcasts/apps/\(request.bundleID)"))) }
         let payload = JSONReader.read(request.body).root!.value

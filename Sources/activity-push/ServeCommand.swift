@@ -32,7 +32,7 @@ let serveCommand = Command(
     name: "serve",
     summary: "admin test console and HTTP API: build, check, send and enqueue pushes from a browser",
     groups: [OptionGroup(ServeOptions.host, ServeOptions.port, CommonOptions.attributes,
-                         CommonOptions.bundleID(default: "com.example.app"), ServeOptions.database, ServeOptions.apiTokenFile,
+                         CommonOptions.bundleID(), ServeOptions.database, ServeOptions.apiTokenFile,
                          ServeOptions.apiToken, ServeOptions.strict),
              OptionGroup("Live Activity lifecycle (with --database: /v1/tokens, /v1/activities)",
                          [ServeOptions.intakeTokenFile, ServeOptions.intakeToken, ActivitiesOptions.pushToStartBudget,
@@ -48,7 +48,9 @@ let serveCommand = Command(
     let host = try arguments.defaultedValue(ServeOptions.host)
     let port = try arguments.defaultedValue(ServeOptions.port)
     let schema = try CommonOptions.schema(arguments)
-    let bundleID = try arguments.defaultedValue(CommonOptions.bundleID(default: "com.example.app"))
+    // Checked now, its warning printed with the banner (a refused command line stays one line).
+    let givenBundleID = try CommonOptions.checkedBundleID(arguments)
+    let bundleID = givenBundleID ?? CommonOptions.placeholderBundleID
     let connection = try APNsConnectionOptions(arguments)
     let database = try arguments.value(ServeOptions.database)
     let apiToken = try arguments.secret(ServeOptions.apiToken, file: ServeOptions.apiTokenFile)
@@ -89,6 +91,7 @@ let serveCommand = Command(
     printError("activity-push serve: console at \(server.url)/ (types: \(schema?.types.map(\.name).joined(separator: ", ") ?? "none, give --attributes"); "
                + "send: \(client != nil ? environment.name : "off, give --auth-key"); enqueue: \(outbox != nil ? "on" : "off, give --database")"
                + "\(configuration.apiToken != nil ? "; API token required" : ""))")
+    if givenBundleID == nil { CommonOptions.warnPlaceholderBundleID(command: "serve") }
 
     // Wait for SIGINT / SIGTERM, then shut down in order.
     _ = await StopSignals.next()

@@ -14,7 +14,7 @@ enum WorkerFlags {
                                                 drain: false, policy: QueueRetryPolicy())
     static let drain = Flag("--drain", help: "exit once nothing is due or in flight (pushes waiting for a later retry stay queued)")
     static let drainWait = Option<Double>.decimal(
-        "--drain-wait", help: "with --drain, also wait for retries due within this many seconds",
+        "--drain-wait", help: "with --drain, also wait for retries due within this many seconds, and this long after\na Live Activity start for the update token that releases its held update or end",
         default: defaults.drainWaitSeconds)
     static let window = Option<Int>.integer("--window", help: "pushes in flight at once, refilled as answers arrive",
                                             default: defaults.window)

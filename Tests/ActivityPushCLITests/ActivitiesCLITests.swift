@@ -63,4 +63,45 @@ final class ActivitiesCLITests: XCTestCase {
         let status = try run(["queue", "status", "--database", directory + "/q.sqlite", "--format", "json"])
         XCTAssertTrue(status.stdout.contains("\"pending\""), status.stdout)
     }
+
+    /// Issue 11 W5, W6, W3: `token` takes the one type of --attributes; errors name the flag (`--type`, `--id`), not
+    /// the JSON field; without --bundle-id every subcommand that builds says so, as `build` does.
+    func testTypeDefaultFlagNamesAndTheBundleIDWarning() throws {
+        guard FileManager.default.isExecutableFile(atPath: CLITests.executable.path) else {
+            return XCTFail("activity-push is not built next to the tests (\(CLITests.executable.path)); run `swift build` first")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ap-activities-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = ["--database", directory + "/q.sqlite"]
+        let schema = ["--attributes", "\(CLITests.kora)/KORAActivityAttributes.swift"]
+        let token = ["activities", "token", "--kind", "push-to-start", "--device", "phone-1", "--token", String(repeating: "a1", count: 32)]
+
+        let defaulted = try run(token + database + schema + ["--bundle-id", "com.example.kora", "--format", "json"])
+        XCTAssertEqual(defaulted.status, 0, defaulted.stderr)
+        XCTAssertTrue(defaulted.stdout.contains("\"push-to-start\""), defaulted.stdout)
+        XCTAssertFalse(defaulted.stderr.contains("--bundle-id"), "no warning when given")
+
+        let noSchema = try run(token + database + ["--bundle-id", "com.example.kora"])
+        XCTAssertEqual(noSchema.status, 2, noSchema.stderr)
+        XCTAssertTrue(noSchema.stderr.contains("--type"), noSchema.stderr)
+
+        let wrongCase = try run(token + ["--type", "koraActivityAttributes"] + database + schema + ["--bundle-id", "com.example.kora"])
+        XCTAssertEqual(wrongCase.status, 1, wrongCase.stderr)
+        XCTAssertTrue(wrongCase.stderr.contains("--type: attributes-type-mismatch"), wrongCase.stderr)
+        XCTAssertTrue(wrongCase.stderr.contains(#"--type "KORAActivityAttributes""#), "the fix in flag form: \(wrongCase.stderr)")
+        XCTAssertFalse(wrongCase.stderr.contains("attributesType"), wrongCase.stderr)
+
+        let unknownActivity = try run(["activities", "token", "--kind", "update", "--device", "phone-1", "--id", "ev-404",
+                                       "--token", String(repeating: "b2", count: 32)] + database + schema + ["--bundle-id", "com.example.kora"])
+        XCTAssertEqual(unknownActivity.status, 1, unknownActivity.stderr)
+        XCTAssertTrue(unknownActivity.stderr.contains("--id: no activity ev-404"), unknownActivity.stderr)
+
+        let start = try run(["activities", "start", "--id", "ev-2", "--device", "phone-1",
+                             "--attributes-json", #"{"eventID": "ev-2", "venueName": "Hall B"}"#,
+                             "--content-state-json", #"{"phase": "doors-open", "minutesLeft": 30}"#,
+                             "--alert-title", "Doors are open", "--alert-body", "In 30 minutes"] + database + schema)
+        XCTAssertEqual(start.status, 0, start.stderr)
+        XCTAssertTrue(start.stderr.contains("activity-push activities start: no --bundle-id; apns-topic uses com.example.app"), start.stderr)
+    }
 }

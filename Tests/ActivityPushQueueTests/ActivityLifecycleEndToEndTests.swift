@@ -311,6 +311,108 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
         await rig.stop()
     }
 
+    /// Issue 11 W1: `worker --drain` (with --drain-wait) waits for the update tokens that release the held
+    /// updates of the activities whose starts it sent, instead of exiting while they are still due.
+    func testADrainingWorkerWaitsForTheUpdateTokensThatReleaseHeldUpdates() async throws {
+        let path = temporarySQLitePath()
+        let rig = try Rig(database: { try SQLiteQueueStore(path: path) }, workers: 0)
+        let workerStore = try SQLiteQueueStore(path: path)
+        do {
+            _ = try rig.reporter.registerDevice("phone-1", attributesType: Self.type)
+            _ = try rig.reporter.registerDevice("phone-2", attributesType: Self.type)
+            let (created, _) = await rig.request("POST", "/v1/activities", Self.startBody("game-3", devices: ["phone-1", "phone-2"]))
+            XCTAssertEqual(created, 202)
+            _ = await rig.request("POST", "/v1/activities/game-3/update", #"{"contentState": {"phase": "first-half", "score": "1-0"}}"#)
+            XCTAssertEqual(try rig.view("game-3").devices.map(\.held), ["update", "update"])
+            let worker = QueueWorker(store: workerStore, sender: APNsPushSender(client: rig.client),
+                                     options: WorkerOptions(name: "drain-1", window: 10, pollIntervalSeconds: 0.02,
+                                                            drain: true, drainWaitSeconds: 20))
+            let watchdog = Task { try await Task.sleep(nanoseconds: 60_000_000_000); worker.stop() }
+            let summary = try await worker.run()
+            watchdog.cancel()
+            let view = try rig.view("game-3")
+            XCTAssertEqual(view.pushes.filter { $0.event == "update" }.map(\.queueState), ["sent", "sent"],
+                           "the drain ended only after the released updates went (\(summary))")
+            XCTAssertEqual(view.devices.map(\.state), [.started, .started])
+        } catch {
+            workerStore.close()
+            await rig.stop()
+            throw error
+        }
+        workerStore.close()
+        await rig.stop()
+    }
+
+    /// Issue 11 W3, U3: a type not in the schema is refused at intake and at start with the validator's
+    /// `attributes-type-mismatch` (naming the right spelling); an update token names a known activity and device.
+    func testTheTypeAndTheUpdateTokensActivityAreCheckedAtIntake() async throws {
+        let path = temporarySQLitePath()
+        let rig = try Rig(database: { try SQLiteQueueStore(path: path) }, workers: 0)
+        let hex = String(repeating: "ab", count: 32)
+        let caseOnly = #"{"kind": "push-to-start", "deviceID": "phone-1", "attributesType": "matchAttributes", "token": "\#(hex)"}"#
+        let (refused, answer) = await rig.request("POST", "/v1/tokens", caseOnly, bearer: "intake-secret")
+        XCTAssertEqual(refused, 422)
+        XCTAssertEqual(answer?["error"]?["field"]?.value.stringValue, "attributesType")
+        let message = answer?["error"]?["message"]?.value.stringValue ?? ""
+        XCTAssertTrue(message.contains("attributes-type-mismatch") && message.contains("letter case"), message)
+        XCTAssertTrue(answer?["error"]?["fix"]?.value.stringValue?.contains("\"MatchAttributes\"") == true, "names the right spelling")
+        if case .array(let findings)? = answer?["findings"]?.value {
+            XCTAssertEqual(findings.compactMap { $0["code"]?.value.stringValue }, ["attributes-type-mismatch"])
+        } else { XCTFail("no findings") }
+        let unknown = #"{"kind": "push-to-start", "deviceID": "phone-1", "attributesType": "PizzaAttributes", "token": "\#(hex)"}"#
+        let (refusedUnknown, _) = await rig.request("POST", "/v1/tokens", unknown, bearer: "intake-secret")
+        XCTAssertEqual(refusedUnknown, 422)
+        XCTAssertEqual(try rig.service.counts().tokens.values.reduce(0, +), 0, "nothing stored")
+
+        _ = try rig.reporter.registerDevice("phone-1", attributesType: Self.type)
+        let wrongType = Self.startBody("game-8", devices: ["phone-1"]).replacingOccurrences(of: "\"type\": \"MatchAttributes\"",
+                                                                                          with: "\"type\": \"MatchAttribute\"")
+        let (startRefused, startAnswer) = await rig.request("POST", "/v1/activities", wrongType)
+        XCTAssertEqual(startRefused, 422)
+        XCTAssertEqual(startAnswer?["error"]?["field"]?.value.stringValue, "type")
+        XCTAssertTrue(startAnswer?["error"]?["message"]?.value.stringValue?.contains("attributes-type-mismatch") == true,
+                      "the finding, not \"no device has a push-to-start token\"")
+
+        let (created, _) = await rig.request("POST", "/v1/activities", Self.startBody("game-8", devices: ["phone-1"]))
+        XCTAssertEqual(created, 202)
+        let noActivity = #"{"kind": "update", "deviceID": "phone-1", "activityID": "game-80", "token": "\#(hex)"}"#
+        let (missing, missingAnswer) = await rig.request("POST", "/v1/tokens", noActivity, bearer: "intake-secret")
+        XCTAssertEqual(missing, 404)
+        XCTAssertEqual(missingAnswer?["error"]?["field"]?.value.stringValue, "activityID")
+        XCTAssertNotNil(missingAnswer?["error"]?["fix"]?.value.stringValue)
+        let otherDevice = #"{"kind": "update", "deviceID": "phone-9", "activityID": "game-8", "token": "\#(hex)"}"#
+        let (notIn, notInAnswer) = await rig.request("POST", "/v1/tokens", otherDevice, bearer: "intake-secret")
+        XCTAssertEqual(notIn, 404)
+        XCTAssertEqual(notInAnswer?["error"]?["field"]?.value.stringValue, "deviceID")
+        XCTAssertTrue(notInAnswer?["error"]?["message"]?.value.stringValue?.contains("phone-1") == true, "names the activity's devices")
+        let (known, _) = await rig.request("POST", "/v1/tokens",
+                                           #"{"kind": "update", "deviceID": "phone-1", "activityID": "game-8", "token": "\#(hex)"}"#,
+                                           bearer: "intake-secret")
+        XCTAssertEqual(known, 202)
+        XCTAssertEqual(try rig.view("game-8").devices.map(\.state), [.started])
+        await rig.stop()
+    }
+
+    /// Issue 11 U4: an end before the start was sent takes the queued start back (nothing reached the phone).
+    func testAnEndBeforeTheStartWentOutCancelsTheQueuedStart() async throws {
+        let path = temporarySQLitePath()
+        let rig = try Rig(database: { try SQLiteQueueStore(path: path) }, workers: 0)
+        _ = try rig.reporter.registerDevice("phone-1", attributesType: Self.type)
+        _ = await rig.request("POST", "/v1/activities", Self.startBody("game-4", devices: ["phone-1"]))
+        _ = await rig.request("POST", "/v1/activities/game-4/update", #"{"contentState": {"phase": "first-half", "score": "1-0"}}"#)
+        let (ended, _) = await rig.request("POST", "/v1/activities/game-4/end", #"{"contentState": {"phase": "off", "score": "1-0"}}"#)
+        XCTAssertEqual(ended, 202)
+        let view = try rig.view("game-4")
+        XCTAssertEqual(view.state, .ended)
+        XCTAssertEqual(view.devices.map(\.state), [.cancelled])
+        XCTAssertEqual(view.devices.map(\.held), [nil])
+        XCTAssertEqual(view.pushes.map(\.event), ["start"])
+        XCTAssertEqual(view.pushes.first?.queueState, "superseded")
+        XCTAssertTrue(view.journal.contains { $0.deviceID == "phone-1" && $0.text.contains("cancelled") }, "\(view.journal)")
+        XCTAssertEqual(try rig.stores[0].status(nowUnixSeconds: Date().timeIntervalSince1970).counts["pending"], 0, "nothing left to send")
+        await rig.stop()
+    }
+
     func testATokenAnsweredUnregisteredIsRetiredWithTheReasonInTheJournal() async throws {
         let path = temporarySQLitePath()
         let rig = try Rig(database: { try SQLiteQueueStore(path: path) }, workers: 1)

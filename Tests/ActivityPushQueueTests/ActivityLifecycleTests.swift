@@ -99,6 +99,24 @@ final class ActivityLifecycleTests: XCTestCase {
         }
     }
 
+    func testAnEndBeforeTheStartWasSentCancelsTheStartAndTheHeldPushes() throws {
+        let started = try L.reduce(nil, event: start(["a", "b"]), context: context(now, pushToStart: ["a": "t-a", "b": "t-b"]))
+        let updated = stored(try L.reduce(started.activity, event: .update(priority: 10), context: context(now + 1)), messageID: 4)
+        var endContext = context(now + 2)
+        endContext.unsentStarts = ["a": 11]   // a's start is still queued, untried; b's is in flight
+        let ended = try L.reduce(updated, event: .end(priority: 10), context: endContext)
+        XCTAssertEqual(ended.cancelledPushes, [11])
+        XCTAssertEqual(ended.activity.devices.map(\.state), [.cancelled, .starting])
+        XCTAssertNil(ended.activity.devices[0].held, "nothing to end on a phone that never got the start")
+        XCTAssertEqual(ended.activity.devices[1].held, .new, "a start already tried: its end waits for the update token as before")
+        XCTAssertEqual(ended.droppedHeld, [4, 4])
+        XCTAssertTrue(ended.deliveries.isEmpty)
+        XCTAssertEqual(ended.activity.state, .ended)
+        XCTAssertTrue(ended.notes.contains { $0.deviceID == "a" && $0.text.contains("cancelled") }, "\(ended.notes)")
+        let update = try L.reduce(updated, event: .update(priority: 10), context: endContext)
+        XCTAssertTrue(update.cancelledPushes.isEmpty, "only an end cancels")
+    }
+
     func testALatePushToStartTokenStartsTheDeviceAndHoldsTheNewestUpdate() throws {
         let started = try L.reduce(nil, event: start(["a", "b"]), context: context(now, pushToStart: ["a": "t-a"]))
         let updated = stored(try L.reduce(started.activity, event: .update(priority: 10), context: context(now + 1)), messageID: 2)

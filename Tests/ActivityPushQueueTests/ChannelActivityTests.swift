@@ -65,6 +65,11 @@ final class ChannelActivityTests: XCTestCase {
         update.priority = 10
         _ = try service.update(activityID: "game-42", update)
         try await drain(stores, client)
+        // Issue 11 W9: no update token comes back on a channel activity; the delivered start is what subscribes.
+        let subscribed = try service.show(activityID: "game-42")
+        XCTAssertEqual(subscribed.devices.map(\.state), [.started, .started], "start answered 200: subscribed")
+        XCTAssertEqual(subscribed.state, .active)
+        XCTAssertTrue(subscribed.journal.contains { $0.text.contains("subscribed to channel \(channelID)") }, "\(subscribed.journal)")
         _ = try service.end(activityID: "game-42", ActivityChangeRequest(contentState: .obj([("minutesLeft", .int(0))])))
         try await drain(stores, client)
 
@@ -84,6 +89,7 @@ final class ChannelActivityTests: XCTestCase {
         if broadcasts.count == 2 { XCTAssertGreaterThanOrEqual(broadcasts[1].time - broadcasts[0].time, BroadcastBudget.spacingSeconds - 0.001) }
         let view = try service.show(activityID: "game-42")
         XCTAssertEqual(view.state, .ended)
+        XCTAssertEqual(view.devices.map(\.state), [.ended, .ended], "the end broadcast reached both")
         XCTAssertEqual(view.pushes.map(\.event), ["start", "start", "update", "end"])
 
         // deleteChannelOnEnd: once the end broadcast is sent, the channel goes at Apple and in the registry.

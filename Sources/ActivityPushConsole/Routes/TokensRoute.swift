@@ -125,6 +125,12 @@ extension ConsoleRoute {
             "400": {
               "$ref": "#/components/responses/Error"
             },
+            "404": {
+              "$ref": "#/components/responses/Error"
+            },
+            "422": {
+              "$ref": "#/components/responses/Error"
+            },
             "503": {
               "$ref": "#/components/responses/Error"
             }

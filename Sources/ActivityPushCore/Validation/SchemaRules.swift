@@ -19,23 +19,11 @@ extension PushCheck {
 
         // attributes-type-mismatch: the name must equal a Swift type name exactly, case included, no module prefix.
         if let typeLoc, let name = typeLoc.node.value.stringValue {
-            if let exact = schema.type(named: name) {
-                chosen = exact
-            } else {
-                let (closest, how) = Self.closestType(to: name, in: schema)
-                let known = schema.types.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                var message = "attributes-type \"\(name)\" names no ActivityAttributes type in the app"
-                switch how {
-                case .caseOnly: message += "; \"\(closest!.name)\" differs only in letter case, and the device compares names exactly"
-                case .modulePrefix: message += "; drop the module prefix — the device expects the bare type name \"\(closest!.name)\""
-                case .similar: message += "; the closest is \"\(closest!.name)\""
-                case .none: message += " (known: \(known))"
-                }
-                message += ". The device cannot create the activity (\"Incoming message does not contain usable attributes\")"
-                report(.attributesTypeMismatch, at: typeLoc.path, typeLoc.node.position, message,
-                       fix: closest.map { "write \"attributes-type\": \"\($0.name)\"" }
-                           ?? "use one of \(known) — or, if this push is for a type declared elsewhere, pass that file with --attributes")
-                if how != .none { chosen = closest } else { namedButUnknown = true }
+            let match = AttributesTypeMatch(name, in: schema)
+            chosen = match.closest
+            if let finding = match.finding(at: typeLoc.path, typeLoc.node.position) {
+                findings.append(finding)
+                if match.closest == nil { namedButUnknown = true }
             }
         }
 

@@ -2,7 +2,9 @@
 ///
 /// `no-token` (no push-to-start token for the type: nothing sent) · `starting` (start queued; updates are held
 /// until the update token arrives, newest wins) → `started` (its update token arrived; updates go to it) →
-/// `ended`. `token-retired`: APNs said the token is gone (410 `Unregistered`/`ExpiredToken`, `BadDeviceToken`,
+/// `ended`; `starting` → `cancelled` when the end comes before the start went out. On a channel activity
+/// (`input-push-channel`, no update token comes back) `starting` → `started` once APNs accepted the start (200):
+/// the device is subscribed and the channel's broadcasts reach it. `token-retired`: APNs said the token is gone (410 `Unregistered`/`ExpiredToken`, `BadDeviceToken`,
 /// `DeviceTokenNotForTopic`); nothing more is sent to it.
 public struct ActivityDeviceState: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The stored name.
@@ -22,6 +24,9 @@ public struct ActivityDeviceState: RawRepresentable, Sendable, Hashable, Express
     public static let started: ActivityDeviceState = "started"
     /// The end was sent (or the activity ended by itself).
     public static let ended: ActivityDeviceState = "ended"
+    /// The end came before the device's start was sent: the start and the held pushes were cancelled (nothing
+    /// reached the phone, so there is nothing to end there).
+    public static let cancelled: ActivityDeviceState = "cancelled"
     /// APNs retired the token this device's pushes go to.
     public static let tokenRetired: ActivityDeviceState = "token-retired"
 }

@@ -12,7 +12,8 @@ import ActivityPushCore
 /// - an **update** goes to each `started` device's update token; for a `starting` device it is held — the newest
 ///   held one wins — and sent when the update token arrives. Priority 10 over the per-activity budget goes at 5.
 /// - an **end** is delivered like an update, then the activity is `ended`; an end held for a `starting` device
-///   replaces its held update.
+///   replaces its held update. An end for a device whose start is still queued and untried cancels that start
+///   and its held pushes instead (`cancelled`: nothing reached the phone); a start already tried is ended as usual.
 /// - an **update token** makes the device `started` (the activity `active`) and releases what was held.
 /// - every push gets `aps.timestamp = max(now, previous + 1)`: strictly increasing per activity.
 /// - an activity 8 h after its start is `ended` (``LiveActivityLimits``); nothing is sent, held pushes are dropped.
@@ -34,6 +35,8 @@ package enum ActivityLifecycle {
         package var startMessageID: Int64?
         /// Its newest stored update or end, if any.
         package var latestChange: ActivityMessageRef?
+        /// deviceID → the queued start no worker has tried yet (its push id): an end can still cancel it.
+        package var unsentStarts: [String: Int64] = [:]
 
         package init(now: Double, budgets: ActivityBudgets = .init()) {
             self.now = now
@@ -108,6 +111,8 @@ package enum ActivityLifecycle {
         package var notes: [Note] = []
         /// Held messages no device points at any more (the store may forget them).
         package var droppedHeld: [Int64] = []
+        /// Queued starts (push ids) not sent yet that the store takes back out of the queue (an end came first).
+        package var cancelledPushes: [Int64] = []
     }
 
     /// A line of the activity's journal.
@@ -232,7 +237,14 @@ package enum ActivityLifecycle {
             // One broadcast for every subscribed device (the `channels` work fills in the store side).
             decision.deliveries.append(Delivery(deviceID: "", token: channelID, message: .new, event: event,
                                                 notBefore: context.now, channelID: channelID))
-            if isEnd { endActivity(&decision, now: context.now) }
+            if isEnd {
+                // The end broadcast reaches every subscribed device.
+                for index in decision.activity.devices.indices
+                where [.started, .starting].contains(decision.activity.devices[index].state) {
+                    decision.activity.devices[index].state = .ended
+                }
+                endActivity(&decision, now: context.now)
+            }
             return decision
         }
         for index in decision.activity.devices.indices {
@@ -246,6 +258,14 @@ package enum ActivityLifecycle {
                 } else {
                     decision.notes.append(Note(deviceID: device.deviceID, text: "no live update token; \(event.rawValue) not sent"))
                 }
+            case .starting where isEnd && context.unsentStarts[device.deviceID] != nil:
+                // Nothing reached the phone yet: take the start back, drop what was held, send no end.
+                if case .stored(let id, _)? = device.held { decision.droppedHeld.append(id) }
+                device.held = nil
+                device.state = .cancelled
+                decision.cancelledPushes.append(context.unsentStarts[device.deviceID]!)
+                decision.notes.append(Note(deviceID: device.deviceID, text: "end before the start was sent: start (push "
+                                           + "\(context.unsentStarts[device.deviceID]!)) and held pushes cancelled; nothing to end on the device"))
             case .starting:
                 if case .stored(let id, _)? = device.held { decision.droppedHeld.append(id) }
                 device.held = .new

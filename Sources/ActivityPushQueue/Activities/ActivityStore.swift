@@ -87,6 +87,15 @@ struct ActivityStore: Sendable {
             """, [.text(activityID)]) {
             if let device = row[0].text, let token = row[1].text { context.updateTokens[device] = token }
         }
+        if start == nil {
+            // Starts still queued and never tried: an end may take them back (nothing reached the phone).
+            for row in try o.db.query("""
+                SELECT s.device_id, s.push_id FROM ap_la_sends s JOIN ap_pushes p ON p.id = s.push_id
+                WHERE s.activity_id = ? AND s.event = 'start' AND p.state = 'pending' AND p.attempts = 0
+                """, [.text(activityID)]) {
+                if let device = row[0].text, let pushID = row[1].int { context.unsentStarts[device] = pushID }
+            }
+        }
         context.priority10UpdateTimes = try o.db.query("""
             SELECT created_unix FROM ap_la_messages WHERE activity_id = ? AND event = 'update' AND priority = 10 AND created_unix > ?
             """, [.text(activityID), .double(since)]).compactMap { $0.first?.double }
@@ -211,8 +220,63 @@ struct ActivityStore: Sendable {
                                                     + "(UNIX seconds); activity \(activity.activityID), device \(delivery.deviceID)")])
             }
         }
+        for pushID in decision.cancelledPushes {
+            let taken = try o.db.query("""
+                UPDATE ap_pushes SET state = 'superseded', last_reason = ?, updated_unix = ? WHERE id = ? AND state = 'pending'
+                RETURNING id
+                """, [.text("cancelled: the activity ended before its start was sent"), .double(now), .int(pushID)])
+            guard !taken.isEmpty else {
+                throw ActivityError(status: 409, code: "conflict", field: "activityID",
+                                    message: "the start (push \(pushID)) of activity \(activity.activityID) went out while the end was decided",
+                                    fix: "send the end again: it now goes to the device")
+            }
+        }
         for note in decision.notes {
             try journal(o, activityID: activity.activityID, deviceID: note.deviceID, text: note.text, now: now)
+        }
+    }
+
+    /// For `worker --drain`: a device still `starting` with a held update or end, its start sent (APNs answered)
+    /// since `startsSentSince` (UNIX seconds), in a running activity of `environment`.
+    static func awaitsUpdateTokens(_ o: SQLOutbox, environment: String, startsSentSince: Double) throws(QueueError) -> Bool {
+        let count = try o.db.query("""
+            SELECT COUNT(*) FROM ap_la_devices d JOIN ap_la_activities a ON a.activity_id = d.activity_id
+            WHERE d.state = 'starting' AND d.held_message_id IS NOT NULL AND a.state <> 'ended' AND a.environment = ?
+              AND EXISTS (SELECT 1 FROM ap_la_sends s JOIN ap_pushes_done p ON p.id = s.push_id
+                          WHERE s.activity_id = d.activity_id AND s.device_id = d.device_id AND s.event = 'start'
+                            AND p.state = 'sent' AND p.updated_unix >= ?)
+            """, [.text(environment), .double(startsSentSince)]).first?.first?.int ?? 0
+        return count > 0
+    }
+
+    /// The worker's hook (``SQLOutbox/complete(_:)``, same transaction): on a channel activity no update token comes
+    /// back (its start carries `input-push-channel`), so a start APNs accepted (2xx) makes the device `started` —
+    /// subscribed to the channel — and the activity `active`.
+    static func recordDeliveredStarts(_ o: SQLOutbox, after results: [AttemptResult]) throws(QueueError) {
+        let delivered = results.filter { $0.outcome == .sent && ($0.status.map { (200..<300).contains($0) } ?? false) }
+        var start = 0
+        while start < delivered.count {
+            let chunk = delivered[start..<min(start + 500, delivered.count)]
+            start += chunk.count
+            let atByPush = Dictionary(chunk.map { ($0.pushID, $0.atUnixSeconds) }, uniquingKeysWith: max)
+            for row in try o.db.query("""
+                SELECT s.activity_id, s.device_id, s.push_id, a.channel_id FROM ap_la_sends s
+                  JOIN ap_la_activities a ON a.activity_id = s.activity_id
+                WHERE s.push_id IN (\(placeholders(chunk.count))) AND s.event = 'start' AND a.channel_id IS NOT NULL
+                """, chunk.map { SQLValue.int($0.pushID) }) {
+                guard let activityID = row[0].text, let deviceID = row[1].text, let pushID = row[2].int else { continue }
+                let at = atByPush[pushID] ?? 0
+                let changed = try o.db.query("""
+                    UPDATE ap_la_devices SET state = 'started' WHERE activity_id = ? AND device_id = ? AND state = 'starting'
+                    RETURNING device_id
+                    """, [.text(activityID), .text(deviceID)])
+                guard !changed.isEmpty else { continue }
+                _ = try o.db.query("UPDATE ap_la_activities SET state = 'active', updated_unix = ? WHERE activity_id = ? AND state = 'starting'",
+                                   [.double(at), .text(activityID)])
+                try journal(o, activityID: activityID, deviceID: deviceID,
+                            text: "start delivered (push \(pushID), APNs 2xx): subscribed to channel \(row[3].text ?? "?"); "
+                                + "its broadcasts reach the device (no update token on a channel activity)", now: at)
+            }
         }
     }
 

@@ -80,6 +80,7 @@ enum ActivityTables {
         );
         CREATE INDEX IF NOT EXISTS ap_la_sends_activity ON ap_la_sends (activity_id, id);
         CREATE INDEX IF NOT EXISTS ap_la_sends_target ON ap_la_sends (target, event, not_before_unix);
+        CREATE INDEX IF NOT EXISTS ap_la_sends_push ON ap_la_sends (push_id);
         CREATE TABLE IF NOT EXISTS ap_la_events (
           id \(pk),
           activity_id TEXT NOT NULL,

@@ -63,6 +63,7 @@ public final class LiveActivityService: Sendable {
     /// - Throws: ``ActivityError`` 400 naming the field; 503 when the store fails.
     public func register(_ registration: ActivityTokenRegistration) throws(ActivityError) -> TokenReceipt {
         let token = try registration.validated()
+        if token.kind == .pushToStart, let type = token.attributesType { try checkType(type, field: "attributesType") }
         let now = clock()
         let environment = token.environment.flatMap(APNsEnvironment.named) ?? self.environment
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> TokenReceipt in
@@ -98,8 +99,19 @@ public final class LiveActivityService: Sendable {
                 activity = try ActivityStore.activity(o, id: activityID)
                 context = try ActivityStore.context(o, activityID: activityID, start: nil, now: now, budgets: budgets)
             } catch { throw .store(error) }
-            // A token for an activity this server does not know (the app started it itself) is kept for later.
-            guard let activity else { return receipt }
+            // An update token names an activity this server started and one of its devices; anything else is a
+            // typo or a mix-up of ids, refused before the token is kept (the transaction rolls back).
+            guard let activity else {
+                throw ActivityError(status: 404, code: "not-found", field: "activityID",
+                                    message: "activityID: no activity \(activityID) on this server",
+                                    fix: "post the update token with the activityID the start used (GET /v1/activities lists them)")
+            }
+            guard activity.devices.contains(where: { $0.deviceID == token.deviceID }) else {
+                let known = activity.devices.map(\.deviceID).joined(separator: ", ")
+                throw ActivityError(status: 404, code: "not-found", field: "deviceID",
+                                    message: "deviceID: \(token.deviceID) is not a device of activity \(activityID) (its devices: \(known.isEmpty ? "none" : known))",
+                                    fix: "post the token with the deviceID the start named, or start the activity on this device")
+            }
             let decision = try ActivityLifecycle.reduce(activity, event: .updateToken(deviceID: token.deviceID), context: context)
             try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: nil))
             receipt.released = decision.deliveries.count
@@ -119,6 +131,7 @@ public final class LiveActivityService: Sendable {
             throw .badRequest("type", "is required: the ActivityAttributes type name (attributes-type)",
                               fix: "give \"type\": \"<Swift type name>\", or start serve with --attributes declaring one type")
         }
+        try checkType(type, field: "type")
         var typed = request
         typed.attributesType = type
         let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment,
@@ -135,6 +148,19 @@ public final class LiveActivityService: Sendable {
             try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: .start(typed)))
             return (try view(o, id: request.activityID), decision.outcome == .created)
         }
+    }
+
+    /// Refuses a type name that is not one of the schema's `ActivityAttributes` types, exactly (the validator's
+    /// `attributes-type-mismatch`, ``AttributesTypeMatch``: names the right spelling when only case differs).
+    /// Nothing to check without a schema.
+    /// - Throws: ``ActivityError`` 422 `findings` naming `field`.
+    private func checkType(_ name: String, field: String) throws(ActivityError) {
+        guard let schema, !schema.types.isEmpty else { return }
+        let match = AttributesTypeMatch(name, in: schema)
+        guard let finding = match.finding(at: field) else { return }
+        throw ActivityError(status: 422, code: "findings", field: field,
+                            message: "\(field): \(FindingCode.attributesTypeMismatch): \(match.message)",
+                            fix: match.closest.map { "give \"\(field)\": \"\($0.name)\"" } ?? match.fix, findings: [finding])
     }
 
     /// The broadcast channel a `"channel": true` start uses; nil for device pushes: the request's `channelID`, taken

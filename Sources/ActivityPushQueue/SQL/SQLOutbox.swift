@@ -516,6 +516,7 @@ final class SQLOutbox {
             }
             try recordBroadcastAnswers(results)
             try ActivityStore.retireTokens(self, after: results)
+            try ActivityStore.recordDeliveredStarts(self, after: results)
             try moveFinished(finished)
         }
     }

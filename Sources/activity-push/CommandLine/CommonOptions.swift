@@ -8,6 +8,34 @@ enum CommonOptions {
                default: defaultID)
     }
 
+    /// The bundle id used when `--bundle-id` is not given (a placeholder: APNs refuses it for any real app).
+    static let placeholderBundleID = "com.example.app"
+
+    /// `--bundle-id`, checked; without it the placeholder, with the one warning every command prints for it.
+    /// - Throws: ``UsageError`` naming `--bundle-id` when it is not a bundle identifier.
+    static func bundleIDOrPlaceholder(_ arguments: ParsedArguments, command: String) throws -> String {
+        guard let bundleID = try checkedBundleID(arguments) else {
+            warnPlaceholderBundleID(command: command)
+            return placeholderBundleID
+        }
+        return bundleID
+    }
+
+    /// `--bundle-id` when given, checked.
+    /// - Throws: ``UsageError`` naming `--bundle-id` when it is not a bundle identifier.
+    static func checkedBundleID(_ arguments: ParsedArguments) throws -> String? {
+        guard let bundleID = try arguments.value(bundleID()) else { return nil }
+        if bundleID.isEmpty || bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) {
+            throw UsageError(.badValue, option: "--bundle-id", "--bundle-id must be the app's bundle identifier, e.g. \(placeholderBundleID)")
+        }
+        return bundleID
+    }
+
+    /// The one warning for a missing `--bundle-id` (`build`, `serve`, `activities start|update|end|token`).
+    static func warnPlaceholderBundleID(command: String) {
+        printError("activity-push \(command): no --bundle-id; apns-topic uses \(placeholderBundleID)")
+    }
+
     /// `--attributes PATH`, repeatable: the app's Swift source the push is judged against.
     static let attributes = Option<String>(
         "--attributes", valueName: "PATH",
