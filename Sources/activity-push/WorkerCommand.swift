@@ -121,6 +121,12 @@ let workerCommand = Command(
     let result: Result<WorkerSummary, QueueError>
     do { result = .success(try await worker.run()) } catch { result = .failure(error as? QueueError ?? QueueError("\(error)")) }
     await client.shutdown()
+    // Claimed nothing: say when the due pushes belong to another --env / --credential (read before closing).
+    var idleHint: String?
+    if options.drain, case .success(let summary) = result, summary.claimed == 0,
+       let status = try? outbox.store.status(nowUnixSeconds: Date().timeIntervalSince1970) {
+        idleHint = status.hintForIdleWorker(environment: options.environment, credential: options.credential)
+    }
     outbox.store.close()
     switch result {
     case .failure(let error):
@@ -134,14 +140,16 @@ let workerCommand = Command(
         } else {
             print("worker \(options.name): claimed \(summary.claimed), sent \(summary.sent), retry later \(summary.retried), "
                   + "refused \(summary.refused), may have been processed \(summary.mayHaveBeenProcessed), dead \(summary.dead) "
-                  + "(not sent \(summary.notSent)), released \(summary.released); \(summary.rounds) claims, "
+                  + "(not sent \(summary.notSent)), token inactive \(summary.tokenInactive), released \(summary.released); \(summary.rounds) claims, "
                   + "\(summary.recordBatches) record batches")
         }
-        let notAccepted = tally?.notAcceptedAtLastAttempt ?? 0
-        guard summary.dead > 0 || notAccepted > 0 else { return 0 }
-        printError("activity-push worker: --drain stopped with pushes it could not deliver: \(summary.dead) dead-lettered "
-                   + "in this run, \(notAccepted) whose last attempt APNs did not accept (dead, or queued for a later "
-                   + "retry); see `queue status` and `queue dead`")
+        if options.drain, summary.claimed == 0, let hint = idleHint {
+            printError("activity-push worker: claimed nothing: \(hint)")
+        }
+        let undelivered = UndeliveredCount(summary: summary, notAcceptedAtLastAttempt: tally?.notAcceptedAtLastAttempt ?? 0)
+        guard undelivered.total > 0 else { return 0 }
+        printError("activity-push worker: --drain stopped with pushes it could not deliver: \(undelivered.description); "
+                   + "see `queue status` and `queue dead`")
         return 1
     }
 }

@@ -200,16 +200,17 @@ struct StoreContract {
     func journalLimitGivesTheLatestAttempts() throws {
         let (store, _) = try make()
         defer { store.close() }
-        let ids = try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: (0..<5).map(Pushes.token), nowUnixSeconds: now)
-        // Push 0 three times (two retries), then the other four once each.
+        // Push 0 three times (two retries), then four more pushes once each.
+        let first = try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: [Pushes.token(0)], nowUnixSeconds: now)
         for attempt in 0..<3 {
             let at = now + Double(attempt * 10)
             let claimed = try store.claim(worker: "w", limit: 1, leaseSeconds: 5, environment: "sandbox", credential: "default", nowUnixSeconds: at)
-            XCTAssertEqual(claimed.map(\.id), [ids[0]])
-            try store.complete([AttemptResult(pushID: ids[0], atUnixSeconds: at, target: Pushes.token(0), outcome: attempt < 2 ? .retry : .sent,
+            XCTAssertEqual(claimed.map(\.id), first)
+            try store.complete([AttemptResult(pushID: first[0], atUnixSeconds: at, target: Pushes.token(0), outcome: attempt < 2 ? .retry : .sent,
                                               status: attempt < 2 ? 500 : 200, apnsID: claimed[0].apnsID,
                                               retryAtUnixSeconds: attempt < 2 ? at + 1 : nil, worker: "w")])
         }
+        let ids = first + (try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: (1..<5).map(Pushes.token), nowUnixSeconds: now + 50))
         let rest = try store.claim(worker: "w", limit: 10, leaseSeconds: 30, environment: "sandbox", credential: "default", nowUnixSeconds: now + 100)
         XCTAssertEqual(rest.map(\.id), Array(ids.suffix(4)))
         try store.complete(rest.enumerated().map { index, push in
