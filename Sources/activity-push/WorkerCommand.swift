@@ -6,8 +6,10 @@ import Synchronization
 
 /// `activity-push worker` — sends queued pushes with Apple's retry rules until stopped (SIGINT/SIGTERM finish
 /// the current round), or with `--drain` until nothing is due or in flight. Exit 0; 1 when a `--drain` run
-/// stops with pushes it could not deliver (dead-lettered, or whose last attempt APNs did not accept); 2 on bad
-/// flags or a database / key that cannot be opened.
+/// stops with pushes it could not deliver (dead-lettered — also unsent for a token APNs had marked inactive — or
+/// whose last attempt APNs did not accept; each counted once, ``UndeliveredCount``); 2 on bad flags or a database /
+/// key that cannot be opened. A `--drain` run that claims nothing while pushes are due for another `--env` /
+/// `--credential` says so on stderr.
 enum WorkerFlags {
     /// The worker's own defaults, shown in help.
     private static let defaults = WorkerOptions(environment: APNsEnvironment.sandbox.name, credential: "default",
@@ -51,8 +53,10 @@ let workerCommand = Command(
     notes: """
     --env picks which queued pushes to send (their --env at enqueue) and the APNs host; SIGINT / SIGTERM stop
     claiming, finish the pushes in flight, record them and exit.
-    exit: 0; 1 when a --drain run stops with pushes it could not deliver (dead-lettered, or whose last attempt
-    APNs did not accept); 2 bad flags, or a database / key that cannot be opened
+    exit: 0; 1 when a --drain run stops with pushes it could not deliver (dead-lettered, also unsent for a token
+    APNs had marked inactive, or whose last attempt APNs did not accept; each push counted once); 2 bad flags, or
+    a database / key that cannot be opened. A --drain run that claims nothing while pushes are due for another
+    --env / --credential names them on stderr.
     Retry rules (Apple's table, first match wins → what the queue does):
     \(QueueRetryPolicy().tableLines().joined(separator: "\n"))
     """,
