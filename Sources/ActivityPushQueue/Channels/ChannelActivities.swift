@@ -36,6 +36,7 @@ extension LiveActivityService {
             return try start(request)
         }
         var created: BroadcastChannel?
+        var takenFrom: String??
         do throws(ChannelError) {
             if let given = request.channelID {
                 try BroadcastChannel.checkID(given)
@@ -46,10 +47,16 @@ extension LiveActivityService {
                 // One live activity per channel: a second one's updates would supersede the first's on every device.
                 if let serving = known.activityID, serving != request.activityID,
                    let other = try? show(activityID: serving), other.state != .ended {
-                    throw ChannelError(.inUse, "channel \(given) serves activity \(serving), which has not ended; "
-                                       + "a second activity on it would overwrite the first one's updates on every device",
-                                       fix: "end activity \(serving) first (POST /v1/activities/\(serving)/end or `activity-push activities end --id \(serving)`), or omit channelID "
-                                           + "to have a channel created for \(request.activityID)")
+                    throw Self.channelInUse(given, serving: serving, asked: request.activityID)
+                }
+                // Take it only if it still serves what was just checked (two starts at once: the second is refused).
+                if known.activityID != request.activityID {
+                    guard try channels.registry.link(channelID: given, environment: channels.environment,
+                                                     activityID: request.activityID, ifServing: known.activityID) else {
+                        let now = try channels.registry.channel(id: given, environment: channels.environment)
+                        throw Self.channelInUse(given, serving: now?.activityID ?? "another activity", asked: request.activityID)
+                    }
+                    takenFrom = .some(known.activityID)
                 }
             } else {
                 created = try await channels.create(bundleID: bundleID, storagePolicy: .noMessageStored, activityID: request.activityID)
@@ -66,8 +73,21 @@ extension LiveActivityService {
             return result
         } catch {
             if let created { _ = try? await channels.delete(channelID: created.channelID) }
+            // Give a taken channel back to what it served before.
+            if case .some(let previous) = takenFrom {
+                _ = try? channels.registry.link(channelID: channelID, environment: channels.environment, activityID: previous,
+                                                ifServing: request.activityID)
+            }
             throw error
         }
+    }
+
+    /// 409 `channel-in-use`: `channelID` serves `serving`, which has not ended.
+    static func channelInUse(_ channelID: String, serving: String, asked: String) -> ChannelError {
+        ChannelError(.inUse, "channel \(channelID) serves activity \(serving), which has not ended; "
+                     + "a second activity on it would overwrite the first one's updates on every device",
+                     fix: "end activity \(serving) first (POST /v1/activities/\(serving)/end or `activity-push activities end --id \(serving)`), "
+                         + "or omit channelID to have a channel created for \(asked)")
     }
 
     /// A ``ChannelError`` as the activity API answers it.
