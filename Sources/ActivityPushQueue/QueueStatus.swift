@@ -14,6 +14,30 @@ public struct QueueStatus: Sendable, Hashable, Codable {
     public var inactiveTokens: Int
     /// Journal rows.
     public var attempts: Int
+    /// The ``due`` pushes per environment and credential (a worker claims only its own `--env` / `--credential`),
+    /// largest first.
+    public var dueByRoute: [DueRoute] = []
+
+    /// Due pushes for one environment and credential.
+    public struct DueRoute: Sendable, Hashable, Codable {
+        /// The queue environment label (`sandbox`, `production`).
+        public var environment: String
+        /// The credential label (`default` unless `--credential` named another).
+        public var credential: String
+        /// Due pushes (pending and due, or in flight with an expired lease).
+        public var count: Int
+    }
+
+    /// What a worker that claimed nothing should be told: the due pushes that belong to other environments or
+    /// credentials, as one line (`3 pushes due for environment production / credential default; this worker
+    /// serves sandbox/default`), nil when none. A pure function of the status, tested without a database.
+    public func hintForIdleWorker(environment: String, credential: String) -> String? {
+        let others = dueByRoute.filter { $0.count > 0 && ($0.environment != environment || $0.credential != credential) }
+        guard !others.isEmpty else { return nil }
+        let listed = others.map { "\($0.count) push\($0.count == 1 ? "" : "es") due for environment \($0.environment) / credential \($0.credential)" }
+        return listed.joined(separator: ", ") + "; this worker serves \(environment)/\(credential) "
+            + "(start one with --env \(others[0].environment) --credential \(others[0].credential) for them)"
+    }
 }
 
 /// One dead letter, for `queue dead`.

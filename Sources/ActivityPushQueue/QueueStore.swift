@@ -49,7 +49,7 @@ public protocol QueueStore: AnyObject, Sendable {
     /// Deletes dead letters and their journal rows. Returns how many pushes.
     func purgeDead() throws(QueueError) -> Int
 
-    /// Journal rows, oldest first; one push's when `pushID` is given.
+    /// The latest `limit` journal rows, given oldest first (newest last); one push's when `pushID` is given.
     func journal(pushID: Int64?, limit: Int) throws(QueueError) -> [AttemptRecord]
 
     /// One stored push by id.

@@ -88,6 +88,12 @@ public struct WorkerSummary: Sendable, Hashable, Codable {
     public var dead = 0
     /// Claimed pushes decided without a request (inactive token, superseded at claim, crashes, invalid bytes).
     public var notSent = 0
+    /// Claimed pushes dead-lettered unsent because APNs had marked their token inactive (an earlier 410); also in
+    /// ``notSent``, not in ``dead``.
+    public var tokenInactive = 0
+    /// Claimed pushes dead-lettered by triage without a request (crash limit, start after an expired lease,
+    /// invalid bytes); also in ``dead`` and ``notSent``.
+    public var deadUnsent = 0
     /// Claimed and handed back unsent because another push to the token was in flight.
     public var released = 0
     /// Claim transactions.
@@ -414,7 +420,8 @@ public final class QueueWorker: Sendable {
         for settled in triage.settled {
             switch settled.outcome {
             case .released: loop.summary.released += 1
-            case .dead: loop.summary.dead += 1; loop.summary.notSent += 1
+            case .dead: loop.summary.dead += 1; loop.summary.deadUnsent += 1; loop.summary.notSent += 1
+            case .tokenInactive: loop.summary.tokenInactive += 1; loop.summary.notSent += 1
             default: loop.summary.notSent += 1
             }
             loop.append(settled, now: now)

@@ -87,7 +87,7 @@ extension SQLQueueStore {
     public func purgeDead() throws(QueueError) -> Int {
         try outbox.run { o throws(QueueError) in try o.purgeDead() }
     }
-    /// Up to `limit` journal rows, oldest first; only push `pushID`'s when given.
+    /// The latest `limit` journal rows (by attempt id), given oldest first (newest last); only push `pushID`'s when given.
     /// - Throws: ``QueueError`` when the database fails.
     public func journal(pushID: Int64?, limit: Int) throws(QueueError) -> [AttemptRecord] {
         try outbox.run { o throws(QueueError) in try o.journal(pushID: pushID, limit: limit) }

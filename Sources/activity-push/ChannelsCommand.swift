@@ -5,18 +5,22 @@ import Foundation
 
 /// `activity-push channels create|list|delete|sweep` — iOS 18 broadcast channels on Apple's channel-management
 /// API, kept in the registry in the queue's store. Exit 0 done, 1 refused (Apple, the 10 000-channel limit,
-/// unknown channel), 2 could not start (flags, key, database).
+/// unknown channel), 2 could not start (flags, key, database). `delete` of a channel the registry already has as
+/// deleted exits 0 and says "already deleted" (nothing is sent to Apple), so a script can repeat it.
 let channelsCommand = Command(
     name: "channels",
     summary: "create, list and delete broadcast channels (Apple's channel management + the registry in the queue's store)",
     notes: """
     The registry lives in the queue's store (--database). Apple allows 10 000 channels per app per environment;
     the registry refuses the next one before calling Apple. Channels exist per environment (--env).
-    exit: 0 done, 1 refused (by Apple, the limit, an unknown channel), 2 could not start
+    A channel gets its activity when the activity starts on it (activities start --channel-id ID), not at create.
+    delete of an already deleted channel says so and exits 0 (nothing sent to Apple); an id that is not base64 is
+    refused before Apple is called.
+    exit: 0 done, 1 refused (by Apple, the limit, an unknown channel, an id that is not base64), 2 could not start
     """,
     subcommands: [
         Command(name: "create", summary: "create a channel at Apple and register it (prints the new id)",
-                synopsis: ["--bundle-id ID --storage-policy 0|1 [--activity-id ID] [options]"],
+                synopsis: ["--bundle-id ID --storage-policy 0|1 [options]"],
                 groups: [OptionGroup(CommonOptions.database, CommonOptions.bundleID(), ChannelsCLI.storagePolicy,
                                      ChannelsCLI.activityID, ChannelsCLI.format),
                          APNsConnectionOptions.group],
@@ -46,7 +50,11 @@ enum ChannelsCLI {
         "--storage-policy",
         help: "fixed at creation: 0 = No Message Stored (a higher publishing budget; every broadcast needs\n"
             + "apns-expiration 0), 1 = Most Recent Message Stored (Apple keeps the last broadcast up to 8 hours)")
-    static let activityID = Option<String>("--activity-id", valueName: "ID", help: "the activity the channel serves")
+    /// Refused (issue 11, U7): a link made at create could name no activity, or one on devices, and would then move
+    /// silently; the link is made when an activity starts on the channel. Kept so the refusal names the fix.
+    static let activityID = Option<String>("--activity-id", valueName: "ID",
+                                           help: "not accepted: an activity takes the channel when it starts on it\n"
+                                               + "(activities start --channel-id ID), or gets its own (--channel)")
     static let apple = Flag("--apple", help: "also read Apple's all-channels: both · registry-only (Apple no longer has it) ·\n"
                                             + "apple-only (made by another tool) · registered (Apple not asked) · deleted (--all)")
     static let all = Flag("--all", help: "include channels deleted through the registry")
@@ -80,7 +88,11 @@ enum ChannelsCLI {
         if action != .delete, let extra = arguments.positionals.first { throw UsageError("\(action.rawValue) takes no positional argument, got '\(extra)'") }
         let askApple = action == .list && arguments.isSet(apple)
         let includeDeleted = action == .list && arguments.isSet(all)
-        let activity = action == .create ? try arguments.value(activityID) : nil
+        if action == .create, let activity = try arguments.value(activityID) {
+            throw UsageError("--activity-id \(activity): a channel is linked to its activity when the activity starts on it, "
+                             + "not at create; create the channel without --activity-id, then start the activity with "
+                             + "`activities start --id \(activity) --channel-id CHANNEL_ID` (or --channel to create one for it)")
+        }
         let callsApple = action != .list || askApple
         let token = callsApple ? try connection.providerToken() : try connection.optionalProviderToken()
         if let warning = token?.keyFileWarning { printError("activity-push channels: warning: \(warning)") }
@@ -94,17 +106,23 @@ enum ChannelsCLI {
         }
         let channels = BroadcastChannels(registry: registry, client: client, environment: connection.namedEnvironment)
         let outcome: Result<JSONValue, ChannelError>
+        var alreadyDeleted: BroadcastChannel?
         do throws(ChannelError) {
             switch action {
             case .create:
-                outcome = .success(try await channels.create(bundleID: bundleID!, storagePolicy: policy!,
-                                                             activityID: activity).json)
+                outcome = .success(try await channels.create(bundleID: bundleID!, storagePolicy: policy!).json)
             case .list:
                 outcome = .success(try await channels.list(bundleID: bundleID!, askApple: askApple,
                                                            includeDeleted: includeDeleted).json)
             case .delete:
-                let gone = try await channels.delete(channelID: channelID!, bundleID: bundleID)
-                outcome = .success(gone?.json ?? .obj([("channelID", .string(channelID!)), ("deleted", .bool(true)), ("registry", .null)]))
+                try BroadcastChannel.checkID(channelID!)
+                if let earlier = try registry.channel(id: channelID!, environment: channels.environment), !earlier.isLive {
+                    alreadyDeleted = earlier
+                    outcome = .success(earlier.json)
+                } else {
+                    let gone = try await channels.delete(channelID: channelID!, bundleID: bundleID)
+                    outcome = .success(gone?.json ?? .obj([("channelID", .string(channelID!)), ("deleted", .bool(true)), ("registry", .null)]))
+                }
             case .sweep:
                 outcome = .success(.obj([("deleted", .arr(await channels.deleteChannelsOfEndedActivities().map(JSONValue.string)))]))
             }
@@ -121,8 +139,15 @@ enum ChannelsCLI {
             printError("activity-push channels \(action.rawValue): \(error.description)" + (error.fix.map { "\n    fix: \($0)" } ?? ""))
             return error.kind == .store ? 2 : 1
         case .success(let value):
+            if let alreadyDeleted {
+                let when = Date(timeIntervalSince1970: alreadyDeleted.deletedUnixSeconds ?? 0).ISO8601Format()
+                if json { print(JSONWriter.compact(value)) } else { print("already deleted \(alreadyDeleted.channelID)") }
+                printError("activity-push channels delete: channel \(alreadyDeleted.channelID) was already deleted at \(when) "
+                           + "(registry, \(alreadyDeleted.environment)); nothing was sent to Apple")
+                return 0
+            }
             if json { print(JSONWriter.compact(value)) } else {
-                printText(value, action: action, askApple: askApple, activityID: activity)
+                printText(value, action: action, askApple: askApple)
             }
             return 0
         }
@@ -130,7 +155,7 @@ enum ChannelsCLI {
 
     /// Text output: `create` prints the new channel id alone on the first line (for scripts), then details;
     /// `list` one channel a line; `delete` one line.
-    private static func printText(_ value: JSONValue, action: Action, askApple: Bool, activityID: String?) {
+    private static func printText(_ value: JSONValue, action: Action, askApple: Bool) {
         func text(_ node: JSONValue?, _ key: String) -> String {
             guard let found = node?.members?.first(where: { $0.key == key })?.value.value else { return "" }
             switch found {
@@ -144,8 +169,7 @@ enum ChannelsCLI {
         case .create:
             print(text(value, "channelID"))
             printError("created in \(text(value, "environment")) for \(text(value, "bundleID")): storage policy "
-                       + "\(text(value, "storagePolicy")) (\(text(value, "storagePolicyName")))"
-                       + (activityID.map { ", activity \($0)" } ?? ""))
+                       + "\(text(value, "storagePolicy")) (\(text(value, "storagePolicyName")))")
         case .list:
             guard case .array(let nodes)? = value.members?.first(where: { $0.key == "channels" })?.value.value else { return }
             let entries = nodes.map(\.value)

@@ -6,8 +6,10 @@ import Synchronization
 
 /// `activity-push worker` — sends queued pushes with Apple's retry rules until stopped (SIGINT/SIGTERM finish
 /// the current round), or with `--drain` until nothing is due or in flight. Exit 0; 1 when a `--drain` run
-/// stops with pushes it could not deliver (dead-lettered, or whose last attempt APNs did not accept); 2 on bad
-/// flags or a database / key that cannot be opened.
+/// stops with pushes it could not deliver (dead-lettered — also unsent for a token APNs had marked inactive — or
+/// whose last attempt APNs did not accept; each counted once, ``UndeliveredCount``); 2 on bad flags or a database /
+/// key that cannot be opened. A `--drain` run that claims nothing while pushes are due for another `--env` /
+/// `--credential` says so on stderr.
 enum WorkerFlags {
     /// The worker's own defaults, shown in help.
     private static let defaults = WorkerOptions(environment: .sandbox, credential: "default",
@@ -51,8 +53,10 @@ let workerCommand = Command(
     notes: """
     --env picks which queued pushes to send (their --env at enqueue) and the APNs host; SIGINT / SIGTERM stop
     claiming, finish the pushes in flight, record them and exit.
-    exit: 0; 1 when a --drain run stops with pushes it could not deliver (dead-lettered, or whose last attempt
-    APNs did not accept); 2 bad flags, or a database / key that cannot be opened
+    exit: 0; 1 when a --drain run stops with pushes it could not deliver (dead-lettered, also unsent for a token
+    APNs had marked inactive, or whose last attempt APNs did not accept; each push counted once); 2 bad flags, or
+    a database / key that cannot be opened. A --drain run that claims nothing while pushes are due for another
+    --env / --credential names them on stderr.
     Retry rules (Apple's table, first match wins → what the queue does):
     \(QueueRetryPolicy().tableLines().joined(separator: "\n"))
     """,
@@ -121,6 +125,12 @@ let workerCommand = Command(
     let result: Result<WorkerSummary, QueueError>
     do { result = .success(try await worker.run()) } catch { result = .failure(error as? QueueError ?? QueueError("\(error)")) }
     await client.shutdown()
+    // Claimed nothing: say when the due pushes belong to another --env / --credential (read before closing).
+    var idleHint: String?
+    if options.drain, case .success(let summary) = result, summary.claimed == 0,
+       let status = try? outbox.store.status(nowUnixSeconds: Date().timeIntervalSince1970) {
+        idleHint = status.hintForIdleWorker(environment: options.environment.name, credential: options.credential)
+    }
     outbox.store.close()
     switch result {
     case .failure(let error):
@@ -138,16 +148,19 @@ let workerCommand = Command(
         } else {
             print("worker \(options.name): claimed \(summary.claimed), sent \(summary.sent), retry later \(summary.retried), "
                   + "refused \(summary.refused), may have been processed \(summary.mayHaveBeenProcessed), dead \(summary.dead) "
-                  + "(not sent \(summary.notSent)), released \(summary.released); \(summary.rounds) claims, "
+                  + "(not sent \(summary.notSent)), token inactive \(summary.tokenInactive), released \(summary.released); \(summary.rounds) claims, "
                   + "\(summary.recordBatches) record batches")
+        }
+        if options.drain, summary.claimed == 0, let hint = idleHint {
+            printError("activity-push worker: claimed nothing: \(hint)")
         }
         // A push this worker could not deliver may have been delivered by another worker since (its retry was
         // claimed there): it counts only while pushes are still queued when this run ends.
         let notAccepted = (summary.leftQueued ?? 1) > 0 ? tally?.notAcceptedAtLastAttempt ?? 0 : 0
-        guard summary.dead > 0 || notAccepted > 0 else { return 0 }
-        printError("activity-push worker: --drain stopped with pushes it could not deliver: \(summary.dead) dead-lettered "
-                   + "in this run, \(notAccepted) whose last attempt APNs did not accept (dead, or queued for a later "
-                   + "retry); see `queue status` and `queue dead`")
+        let undelivered = UndeliveredCount(summary: summary, notAcceptedAtLastAttempt: notAccepted)
+        guard undelivered.total > 0 else { return 0 }
+        printError("activity-push worker: --drain stopped with pushes it could not deliver: \(undelivered.description); "
+                   + "see `queue status` and `queue dead`")
         return 1
     }
 }

@@ -37,8 +37,12 @@ final class ChannelsCLITests: XCTestCase {
         let url = try XCTUnwrap(line.components(separatedBy: "listening on ").last, line)
         let common = ["--url", url, "--auth-key", key, "--team-id", "TEAMID1234", "--database", directory + "/queue.sqlite"]
 
-        let created = try CLI.run(["channels", "create", "--bundle-id", "com.example.kora", "--storage-policy", "0",
-                                   "--activity-id", "game-42"] + common)
+        // --activity-id is refused (issue 11, U7): the link is made when an activity starts on the channel.
+        let withActivity = try CLI.run(["channels", "create", "--bundle-id", "com.example.kora", "--storage-policy", "0",
+                                        "--activity-id", "game-42"] + common)
+        XCTAssertEqual(withActivity.status, 2, withActivity.stderr)
+        XCTAssertTrue(withActivity.stderr.contains("--channel-id CHANNEL_ID"), withActivity.stderr)
+        let created = try CLI.run(["channels", "create", "--bundle-id", "com.example.kora", "--storage-policy", "0"] + common)
         XCTAssertEqual(created.status, 0, created.stderr)
         let channelID = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertFalse(channelID.isEmpty)
@@ -70,6 +74,16 @@ final class ChannelsCLITests: XCTestCase {
 
         let deleted = try CLI.run(["channels", "delete", channelID] + common)
         XCTAssertEqual(deleted.status, 0, deleted.stderr)
+        XCTAssertEqual(deleted.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "deleted \(channelID)")
+        // Deleting it again says so and exits 0 (issue 11, N11), without asking Apple.
+        let twice = try CLI.run(["channels", "delete", channelID] + common)
+        XCTAssertEqual(twice.status, 0, twice.stderr)
+        XCTAssertEqual(twice.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "already deleted \(channelID)")
+        XCTAssertTrue(twice.stderr.contains("already deleted") && twice.stderr.contains("nothing was sent to Apple"), twice.stderr)
+        // An id that is not base64 is refused locally, with the fix.
+        let typo = try CLI.run(["channels", "delete", "not a channel!", "--bundle-id", "com.example.kora"] + common)
+        XCTAssertEqual(typo.status, 1, typo.stderr)
+        XCTAssertTrue(typo.stderr.contains("is not base64") && typo.stderr.contains("channels list"), typo.stderr)
         let unknown = try CLI.run(["channels", "delete", "bm90LWEtY2hhbm5lbA==", "--bundle-id", "com.example.kora"] + common)
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains("ChannelNotRegistered"), unknown.stderr)

@@ -38,7 +38,13 @@ final class ConsoleChannelTests: XCTestCase {
         let api = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.pizza", environment: .custom(mock.baseURL)),
                              client: client, outbox: outbox)
 
-        let created = await api.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(1)), ("activityID", .string("game-42"))])))
+        // A channel is linked to its activity when the activity starts on it (issue 11, U7): activityID is refused here.
+        let withActivity = await api.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(1)), ("activityID", .string("game-42"))])))
+        XCTAssertEqual(withActivity.status, 400, withActivity.bodyText)
+        XCTAssertEqual(try S.json(withActivity)["error"]?["field"]?.value.stringValue, "activityID")
+        XCTAssertTrue(withActivity.bodyText.contains("channelID"), withActivity.bodyText)
+        XCTAssertTrue(mock.journal().isEmpty, "nothing sent to Apple")
+        let created = await api.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(1))])))
         XCTAssertEqual(created.status, 201, created.bodyText)
         let channelID = try XCTUnwrap(try S.json(created)["channelID"]?.value.stringValue)
         XCTAssertEqual(try S.json(created)["storagePolicyName"]?.value.stringValue, "Most Recent Message Stored")
@@ -51,7 +57,7 @@ final class ConsoleChannelTests: XCTestCase {
         let pathID = channelID.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         let read = await api.handle(S.get("/v1/channels/" + pathID))
         XCTAssertEqual(read.status, 200, read.bodyText)
-        XCTAssertEqual(try S.json(read)["activityID"]?.value.stringValue, "game-42")
+        XCTAssertEqual(try S.json(read)["activityID"]?.value, .null)
         XCTAssertEqual(try S.json(read)["channelID"]?.value.stringValue, channelID)
 
         let deleted = await api.handle(HTTPRequest(method: "DELETE", path: "/v1/channels/" + pathID))
@@ -67,6 +73,15 @@ final class ConsoleChannelTests: XCTestCase {
         XCTAssertNotNil(try S.json(noPolicy)["error"]?["fix"])
         let badPolicy = await api.handle(S.post("/v1/channels", .obj([("storagePolicy", .int(2))])))
         XCTAssertEqual(badPolicy.status, 400)
+        // The number as the client wrote it (issue 11, N8: it said "got 2.0").
+        XCTAssertTrue(badPolicy.bodyText.contains("got 2") && !badPolicy.bodyText.contains("2.0"), badPolicy.bodyText)
+        let stringPolicy = await api.handle(S.post("/v1/channels", .obj([("storagePolicy", .string("1"))])))
+        XCTAssertEqual(stringPolicy.status, 400, stringPolicy.bodyText)
+        XCTAssertTrue(stringPolicy.bodyText.contains("got string"), stringPolicy.bodyText)
+        // A channel id that is not base64 is refused before Apple is called.
+        let notBase64 = await api.handle(HTTPRequest(method: "DELETE", path: "/v1/channels/not*base64", query: ["bundleID": "com.example.pizza"]))
+        XCTAssertEqual(notBase64.status, 400, notBase64.bodyText)
+        XCTAssertTrue(notBase64.bodyText.contains("not base64"), notBase64.bodyText)
         let unknown = await api.handle(S.get("/v1/channels/bm90LWEtY2hhbm5lbA=="))
         XCTAssertEqual(unknown.status, 404)
         let unknownAtApple = await api.handle(HTTPRequest(method: "DELETE", path: "/v1/channels/bm90LWEtY2hhbm5lbA==",
@@ -110,6 +125,16 @@ final class ConsoleChannelTests: XCTestCase {
                                                         ("deleteChannelOnEnd", .bool(true))])))
         XCTAssertEqual(start.status, 202, start.bodyText)
         let channelID = try XCTUnwrap(try S.json(start)["channelID"]?.value.stringValue, start.bodyText)
+        // A second activity on the channel of a live one is refused (issue 11, W2): it would supersede match-7's updates.
+        let second = await api.handle(S.post("/v1/activities", .obj(
+            S.startFields.filter { $0.0 != "event" } + [("activityID", .string("match-8")), ("channel", .bool(true)),
+                                                        ("channelID", .string(channelID))])))
+        XCTAssertEqual(second.status, 409, second.bodyText)
+        XCTAssertEqual(try S.json(second)["error"]?["code"]?.value.stringValue, "channel-in-use", second.bodyText)
+        XCTAssertTrue(second.bodyText.contains(channelID) && second.bodyText.contains("match-7"), second.bodyText)
+        let stillLinked = await api.handle(S.get("/v1/channels/" + channelID.replacingOccurrences(of: "+", with: "-")
+                                                                          .replacingOccurrences(of: "/", with: "_")))
+        XCTAssertEqual(try S.json(stillLinked)["activityID"]?.value.stringValue, "match-7", "the registry link does not move")
         let update = await api.handle(S.post("/v1/activities/match-7/update", .obj([("contentState", S.contentState)])))
         XCTAssertEqual(update.status, 202, update.bodyText)
         let end = await api.handle(S.post("/v1/activities/match-7/end", .obj([("contentState", S.contentState)])))

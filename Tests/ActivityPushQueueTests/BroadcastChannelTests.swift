@@ -39,6 +39,28 @@ final class BroadcastChannelTests: XCTestCase {
 
     // MARK: The registry
 
+    /// Two activities taking one free channel at once: the compare-and-swap link gives it to the first only
+    /// (issue 11, W2), on SQLite and PostgreSQL.
+    func testLinkIfServingIsACompareAndSwap() throws {
+        for store in [try SQLiteQueueStore(path: temporarySQLitePath()) as any QueueStore,
+                      try PostgresQueueStore(url: try PostgresTestServer.freshDatabase())] {
+            defer { store.close() }
+            let registry = try ChannelRegistry(store: store)
+            let slot = try registry.reserve(bundleID: Self.bundleID, environment: .sandbox, storagePolicy: .noMessageStored,
+                                            activityID: nil, nowUnixSeconds: 1_800_000_000)
+            let channel = try registry.confirm(slot, channelID: "dHN0LWNoYW5uZWwtMg==")
+            XCTAssertTrue(try registry.link(channelID: channel.channelID, environment: .sandbox, activityID: "first", ifServing: nil))
+            XCTAssertFalse(try registry.link(channelID: channel.channelID, environment: .sandbox, activityID: "second", ifServing: nil),
+                           "\(store.location): the second saw the channel free, but the first took it")
+            XCTAssertEqual(try registry.channel(id: channel.channelID, environment: .sandbox)?.activityID, "first")
+            XCTAssertTrue(try registry.link(channelID: channel.channelID, environment: .sandbox, activityID: "second", ifServing: "first"))
+            XCTAssertFalse(try registry.link(channelID: channel.channelID, environment: .production, activityID: "x", ifServing: "second"))
+            try registry.markDeleted(channelID: channel.channelID, environment: .sandbox, nowUnixSeconds: 1_800_000_100)
+            XCTAssertFalse(try registry.link(channelID: channel.channelID, environment: .sandbox, activityID: "third", ifServing: "second"),
+                           "a deleted channel serves no new activity")
+        }
+    }
+
     func testRegistryReserveConfirmLinkDeleteAndList() throws {
         let store = try SQLiteQueueStore(path: temporarySQLitePath())
         defer { store.close() }

@@ -16,6 +16,7 @@ final class SQLiteQueueStoreTests: XCTestCase {
     func testCompleteMovesStatesAndStatusCounts() throws { try contract.completeMovesStatesAndStatusCounts() }
     func testNewerUpdateOrEndSupersedesOlderUnsentUpdates() throws { try contract.newerUpdateOrEndSupersedesOlderUnsentUpdates() }
     func testTwoConnectionsClaimDisjointSets() throws { try contract.twoConnectionsClaimDisjointSets() }
+    func testJournalLimitGivesTheLatestAttempts() throws { try contract.journalLimitGivesTheLatestAttempts() }
 
     func testFileIsWALAndNotAQueueFileIsAClearError() throws {
         let path = temporarySQLitePath()
@@ -62,6 +63,7 @@ final class PostgresQueueStoreTests: XCTestCase {
     func testCompleteMovesStatesAndStatusCounts() throws { try contract.completeMovesStatesAndStatusCounts() }
     func testNewerUpdateOrEndSupersedesOlderUnsentUpdates() throws { try contract.newerUpdateOrEndSupersedesOlderUnsentUpdates() }
     func testTwoConnectionsClaimDisjointSets() throws { try contract.twoConnectionsClaimDisjointSets() }
+    func testJournalLimitGivesTheLatestAttempts() throws { try contract.journalLimitGivesTheLatestAttempts() }
 
     func testPasswordIsMaskedInLocation() {
         XCTAssertEqual(PostgresConnection.redact("postgres://u:hunter2@db:5432/q"), "postgres://u:***@db:5432/q")

@@ -195,4 +195,30 @@ struct StoreContract {
         XCTAssertEqual(all.count, 400, "every push claimed")
         XCTAssertEqual(Set(all).count, 400, "no push claimed twice while leased")
     }
+
+    /// `journal(limit:)` gives the latest N attempts (issue 10, W4: it gave the oldest N), oldest of them first.
+    func journalLimitGivesTheLatestAttempts() throws {
+        let (store, _) = try make()
+        defer { store.close() }
+        // Push 0 three times (two retries), then four more pushes once each.
+        let first = try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: [Pushes.token(0)], nowUnixSeconds: now)
+        for attempt in 0..<3 {
+            let at = now + Double(attempt * 10)
+            let claimed = try store.claim(worker: "w", limit: 1, leaseSeconds: 5, environment: .sandbox, credential: "default", nowUnixSeconds: at)
+            XCTAssertEqual(claimed.map(\.id), first)
+            try store.complete([AttemptResult(pushID: first[0], atUnixSeconds: at, target: Pushes.token(0), outcome: attempt < 2 ? .retry : .sent,
+                                              status: attempt < 2 ? 500 : 200, apnsID: claimed[0].apnsID,
+                                              retryAtUnixSeconds: attempt < 2 ? at + 1 : nil, worker: "w")])
+        }
+        let ids = first + (try Outbox(store: store).enqueue(try Pushes.update(ts: 1), to: (1..<5).map(Pushes.token), nowUnixSeconds: now + 50))
+        let rest = try store.claim(worker: "w", limit: 10, leaseSeconds: 30, environment: .sandbox, credential: "default", nowUnixSeconds: now + 100)
+        XCTAssertEqual(rest.map(\.id), Array(ids.suffix(4)))
+        try store.complete(rest.enumerated().map { index, push in
+            AttemptResult(pushID: push.id, atUnixSeconds: now + 100 + Double(index), target: Pushes.token(index + 1), outcome: .sent,
+                          status: 200, apnsID: push.apnsID, worker: "w")
+        })
+        XCTAssertEqual(try store.journal(pushID: nil, limit: 2).map(\.pushID), [ids[3], ids[4]], "the latest two, newest last")
+        XCTAssertEqual(try store.journal(pushID: nil, limit: 100).count, 7)
+        XCTAssertEqual(try store.journal(pushID: ids[0], limit: 2).map(\.outcome), [.retry, .sent], "push 0's latest two, newest last")
+    }
 }

@@ -211,7 +211,9 @@ struct WorkerProcessHarness {
         let w = try Self.startWorker(database: database, mock: mock, key: key, extra: ["--drain", "--batch", "1"])
         // Exit 1: the drain stopped with pushes it could not deliver (two wait for a retry, one is dead).
         XCTAssertEqual(Self.wait(w.0, seconds: 60, log: w.1), 1, Self.stderr(w.1))
-        XCTAssertTrue(Self.stderr(w.1).contains("1 dead-lettered in this run, 3 whose last attempt APNs did not accept"), Self.stderr(w.1))
+        // Each push counted once (issue 11, N5: the 410 push was counted as dead and as not accepted).
+        XCTAssertTrue(Self.stderr(w.1).contains("3 pushes: 1 dead-lettered after the last attempt, 2 whose last attempt APNs did not accept"),
+                      Self.stderr(w.1))
 
         let cli = ChildProcess.run(Self.executable, ["queue", "status", "--database", database, "--format", "json"])
         XCTAssertEqual(cli.0, 0, cli.2)
@@ -236,7 +238,9 @@ struct WorkerProcessHarness {
         let requests = mock.journal().count
         let later = try Outbox(store: store).enqueue(try Pushes.update(ts: 1_800_000_100), to: [tokens[2]])
         let w2 = try Self.startWorker(database: database, mock: mock, key: key, extra: ["--drain"])
-        XCTAssertEqual(Self.wait(w2.0, seconds: 60, log: w2.1), 0, Self.stderr(w2.1))
+        // Dead-lettered unsent for the inactive token: undelivered, so exit 1 (issue 11, W7: it exited 0).
+        XCTAssertEqual(Self.wait(w2.0, seconds: 60, log: w2.1), 1, Self.stderr(w2.1))
+        XCTAssertTrue(Self.stderr(w2.1).contains("1 push: 1 dead-lettered unsent for a token APNs had marked inactive"), Self.stderr(w2.1))
         XCTAssertEqual(mock.journal().count, requests, "no request for the inactive token")
         XCTAssertEqual(try store.push(id: later[0])?.state, .dead)
 
@@ -250,6 +254,13 @@ struct WorkerProcessHarness {
         XCTAssertEqual(tries.map(\.status), [429, 200])
         XCTAssertEqual(Set(tries.compactMap(\.apnsID)), [p429.apnsID])
         XCTAssertEqual(Set(tries.map(\.body)), [try Pushes.update(ts: 1_800_000_000).body], "same bytes resent")
+
+        // A push due for another credential: this worker claims nothing and says whose it is (issue 11, U5).
+        _ = try Outbox(store: store).enqueue(try Pushes.update(ts: 1_800_000_200), to: [tokens[3]], credential: "team-b")
+        let w4 = try Self.startWorker(database: database, mock: mock, key: key, extra: ["--drain"])
+        XCTAssertEqual(Self.wait(w4.0, seconds: 60, log: w4.1), 0, Self.stderr(w4.1))
+        XCTAssertTrue(Self.stderr(w4.1).contains("1 push due for environment sandbox / credential team-b; this worker serves sandbox/default"),
+                      Self.stderr(w4.1))
     }
 }
 

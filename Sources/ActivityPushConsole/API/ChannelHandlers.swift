@@ -7,7 +7,7 @@ import Foundation
 /// channel-management API and the registry in the console's queue store (``BroadcastChannels``, the same as
 /// `activity-push channels`).
 ///
-/// - `POST /v1/channels` `{"storagePolicy": 0|1, "bundleID"?, "activityID"?}` → 201 with the channel;
+/// - `POST /v1/channels` `{"storagePolicy": 0|1, "bundleID"?}` → 201 with the channel;
 /// - `GET /v1/channels?bundleID=…&apple=true&all=true` → 200 with the registry's channels, and Apple's
 ///   `all-channels` beside them with `apple=true`;
 /// - `GET /v1/channels/{channelID}` → 200 with the registry's record;
@@ -18,25 +18,33 @@ import Foundation
 /// in this environment; nothing sent to Apple), 502 `apns-rejected` / `apns-unreachable`, 503 without
 /// `--database` (or without `--auth-key` for what calls Apple).
 extension ConsoleAPI {
-    /// `POST /v1/channels` `{"storagePolicy": 0|1, "bundleID"?, "activityID"?}` → 201 with the channel.
+    /// `POST /v1/channels` `{"storagePolicy": 0|1, "bundleID"?}` → 201 with the channel.
     func createChannel(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
         let channels = try channelService()
         var body = try RequestBody(request, maxBytes: configuration.maxBodyBytes)
-        guard let policy = try body.double("storagePolicy") else {
+        guard let member = body.node("storagePolicy") else {
             throw APIError.badRequest("storagePolicy", "required: 0 or 1, fixed at creation",
                                       fix: "0 = No Message Stored (higher publishing budget; broadcasts need apns-expiration 0), "
                                           + "1 = Most Recent Message Stored (Apple keeps the last broadcast up to 8 hours)")
         }
-        guard policy == 0 || policy == 1 else {
-            throw APIError.badRequest("storagePolicy", "must be 0 or 1, got \(policy)",
-                                      fix: "0 = No Message Stored, 1 = Most Recent Message Stored")
+        // The number as the client wrote it (`2`, not `2.0`), or the JSON kind when it is not a number.
+        let number = member.value.value.numberValue
+        guard let policy = number?.integralValue, policy == 0 || policy == 1 else {
+            throw APIError.badRequest("storagePolicy", "must be 0 or 1, got \(number?.lexeme ?? member.value.value.kindName)",
+                                      fix: "0 = No Message Stored, 1 = Most Recent Message Stored", position: member.value.position)
         }
         let bundleID = try body.string("bundleID") ?? configuration.bundleID
-        let activityID = try body.string("activityID")
+        // A channel gets its activity when the activity starts on it (issue 11, U7): a link made here could name
+        // no activity, or one on devices, and then move silently.
+        if let activity = body.node("activityID") {
+            throw APIError.badRequest("activityID", "is not accepted here: a channel is linked to its activity when the activity starts on it",
+                                      fix: "create the channel without activityID, then POST /v1/activities with \"channel\": true and "
+                                          + "\"channelID\": \"<this channel's id>\" (or without channelID to get a new channel)",
+                                      position: activity.value.position)
+        }
         try body.rejectUnknown(allowed: [])
         do throws(ChannelError) {
-            let made = try await channels.create(bundleID: bundleID, storagePolicy: MessageStoragePolicy(rawValue: Int(policy)),
-                                                 activityID: activityID)
+            let made = try await channels.create(bundleID: bundleID, storagePolicy: MessageStoragePolicy(rawValue: Int(policy)))
             return .json(201, made.json)
         } catch {
             throw Self.apiError(error)
@@ -126,7 +134,7 @@ extension ConsoleAPI {
     static func apiError(_ error: ChannelError) -> APIError {
         let status: Int
         switch error.kind {
-        case .limitReached: status = 409
+        case .limitReached, .inUse: status = 409
         case .notFound: status = 404
         case .badRequest: status = 400
         case .notConfigured: status = 503

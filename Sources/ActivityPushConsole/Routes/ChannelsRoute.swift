@@ -18,8 +18,7 @@ extension ConsoleRoute {
           "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["storagePolicy"],
             "additionalProperties": false, "properties": {
               "storagePolicy": { "type": "integer", "enum": [0, 1], "description": "0 = No Message Stored (higher publishing budget; broadcasts need apns-expiration 0), 1 = Most Recent Message Stored (the last broadcast kept up to 8 hours). Fixed at creation." },
-              "bundleID": { "type": "string", "description": "default: serve --bundle-id" },
-              "activityID": { "type": "string", "description": "the activity the channel serves" } } } } } },
+              "bundleID": { "type": "string", "description": "default: serve --bundle-id (the activity is linked when it starts on the channel: POST /v1/activities with channelID)" } } } } } },
           "responses": {
             "201": { "description": "Created at Apple (id from the apns-channel-id header) and registered",
               "content": { "application/json": { "schema": { "$ref": "#/components/schemas/BroadcastChannel" } } } },

@@ -148,8 +148,5 @@ extension PushCheck {
         }
     }
 
-    static func isBase64(_ s: String) -> Bool {
-        guard !s.isEmpty, s.count % 4 == 0 else { return false }
-        return Data(base64Encoded: s) != nil
-    }
+    static func isBase64(_ s: String) -> Bool { ChannelIDSpelling.isBase64(s) }
 }

@@ -35,6 +35,17 @@ public struct BroadcastChannel: Sendable, Hashable {
     /// True until the channel is deleted.
     public var isLive: Bool { deletedUnixSeconds == nil }
 
+    /// Refuses, before anything is sent to Apple, a channel id that is not base64: Apple's ids are the base64
+    /// `apns-channel-id` of the create answer (spec §2.4), so anything else can only be a typo or another value.
+    /// - Throws: ``ChannelError`` (``ChannelError/Kind/badRequest``) naming the id and the fix.
+    public static func checkID(_ channelID: String) throws(ChannelError) {
+        guard ChannelIDSpelling.isBase64(channelID), channelID.utf8.count <= 256 else {
+            throw ChannelError(.badRequest, "channel id '\(channelID)' is not base64 (Apple's channel ids are the base64 apns-channel-id "
+                               + "of the create answer); nothing was sent to Apple",
+                               fix: "copy the id exactly as `activity-push channels list` (or GET /v1/channels) prints it")
+        }
+    }
+
     /// `{"channelID", "environment", "bundleID", "storagePolicy", "storagePolicyName", "createdAt", "activityID",
     /// "deletedAt"}` (times in UNIX seconds, `null` when absent), as the CLI's `--format json` and `/v1/channels`
     /// print it.

@@ -53,11 +53,15 @@ public final class BroadcastChannels: Sendable {
     /// Deletes a channel at Apple (`DELETE /1/apps/<bundle id>/channels`, irreversible) and marks it deleted in the
     /// registry. A channel Apple no longer knows (`ChannelNotRegistered`) is marked deleted too.
     /// - Parameter bundleID: needed only for a channel the registry does not know.
+    /// A channel the registry already has as deleted is not sent to Apple again: its record comes back as it is
+    /// (`deletedUnixSeconds` earlier than `nowUnixSeconds`).
     /// - Returns: the registry's record after the deletion, nil when the registry never had the channel.
-    /// - Throws: ``ChannelError``: `not-found` (unknown here and at Apple), `not-configured` (no client), `apns-rejected`, `apns-unreachable`, `store`.
+    /// - Throws: ``ChannelError``: `bad-request` (the id is not base64; nothing sent), `not-found` (unknown here and at
+    ///   Apple), `not-configured` (no client), `apns-rejected`, `apns-unreachable`, `store`.
     @discardableResult
     public func delete(channelID: String, bundleID: String? = nil,
                        nowUnixSeconds: Double = Date().timeIntervalSince1970) async throws(ChannelError) -> BroadcastChannel? {
+        try BroadcastChannel.checkID(channelID)
         let client = try requireClient("delete")
         let known = try registry.channel(id: channelID, environment: environment)
         guard let bundle = known?.bundleID ?? bundleID else {

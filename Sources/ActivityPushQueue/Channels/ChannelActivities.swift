@@ -4,7 +4,8 @@ import Foundation
 /// Activities on a broadcast channel (`"channel": true`): the lifecycle decides and queues as for device
 /// activities (``LiveActivityService``); this adds what needs Apple's channel-management API, which is async.
 ///
-/// - **start**: the channel is taken from `"channelID"` (it must be live in the registry) or created at Apple for
+/// - **start**: the channel is taken from `"channelID"` (it must be live in the registry and serve no other activity
+///   that has not ended: 409 `channel-in-use`) or created at Apple for
 ///   the activity (storage policy 0, No Message Stored: the higher publishing budget); the registry links it to
 ///   the activity. Each device named gets a push-to-start with `input-push-channel: <id>` (the device subscribes
 ///   the new activity to the channel); with no devices, the app subscribes itself (`pushType: .channel(id)`).
@@ -18,7 +19,8 @@ extension LiveActivityService {
     /// Starts an activity; with `"channel": true` first takes or creates its channel (see the extension's notes).
     /// - Parameter channels: the channel service for this environment; nil refuses `"channel": true` with 503.
     /// - Throws: ``ActivityError``: as ``start(_:)``; 404 `channelID` not a live registered channel; 503 no channel
-    ///   service; 502 Apple refused or could not be reached when creating the channel; 409 the 10 000-channel limit.
+    ///   service; 502 Apple refused or could not be reached when creating the channel; 409 the 10 000-channel limit, or
+    ///   `channel-in-use`: `channelID` serves another activity that has not ended.
     public func start(_ request: ActivityStartRequest, channels: BroadcastChannels?) async throws(ActivityError) -> (view: ActivityView, created: Bool) {
         guard request.channel else { return try start(request) }
         guard let channels else {
@@ -34,11 +36,27 @@ extension LiveActivityService {
             return try start(request)
         }
         var created: BroadcastChannel?
+        var takenFrom: String??
         do throws(ChannelError) {
             if let given = request.channelID {
+                try BroadcastChannel.checkID(given)
                 guard let known = try channels.registry.channel(id: given, environment: channels.environment), known.isLive else {
                     throw ChannelError(.notFound, "channel \(given) is not a live channel in the registry for \(channels.environment)",
                                        fix: "create it with POST /v1/channels (or activity-push channels create), or omit channelID")
+                }
+                // One live activity per channel: a second one's updates would supersede the first's on every device.
+                if let serving = known.activityID, serving != request.activityID,
+                   let other = try? show(activityID: serving), other.state != .ended {
+                    throw Self.channelInUse(given, serving: serving, asked: request.activityID)
+                }
+                // Take it only if it still serves what was just checked (two starts at once: the second is refused).
+                if known.activityID != request.activityID {
+                    guard try channels.registry.link(channelID: given, environment: channels.environment,
+                                                     activityID: request.activityID, ifServing: known.activityID) else {
+                        let now = try channels.registry.channel(id: given, environment: channels.environment)
+                        throw Self.channelInUse(given, serving: now?.activityID ?? "another activity", asked: request.activityID)
+                    }
+                    takenFrom = .some(known.activityID)
                 }
             } else {
                 created = try await channels.create(bundleID: bundleID, storagePolicy: .noMessageStored, activityID: request.activityID)
@@ -55,15 +73,28 @@ extension LiveActivityService {
             return result
         } catch {
             if let created { _ = try? await channels.delete(channelID: created.channelID) }
+            // Give a taken channel back to what it served before.
+            if case .some(let previous) = takenFrom {
+                _ = try? channels.registry.link(channelID: channelID, environment: channels.environment, activityID: previous,
+                                                ifServing: request.activityID)
+            }
             throw error
         }
+    }
+
+    /// 409 `channel-in-use`: `channelID` serves `serving`, which has not ended.
+    static func channelInUse(_ channelID: String, serving: String, asked: String) -> ChannelError {
+        ChannelError(.inUse, "channel \(channelID) serves activity \(serving), which has not ended; "
+                     + "a second activity on it would overwrite the first one's updates on every device",
+                     fix: "end activity \(serving) first (POST /v1/activities/\(serving)/end or `activity-push activities end --id \(serving)`), "
+                         + "or omit channelID to have a channel created for \(asked)")
     }
 
     /// A ``ChannelError`` as the activity API answers it.
     static func activityError(_ error: ChannelError, field: String) -> ActivityError {
         let status: Int
         switch error.kind {
-        case .limitReached: status = 409
+        case .limitReached, .inUse: status = 409
         case .notFound: status = 404
         case .badRequest: status = 400
         case .notConfigured: status = 503

@@ -16,6 +16,8 @@ public struct ChannelError: Error, Sendable, CustomStringConvertible {
         /// The app already has ``ActivityPushCore/APNsLimits/channelsPerAppPerEnvironment`` live channels in the
         /// environment; Apple was not called.
         public static let limitReached = Kind(rawValue: "channel-limit")
+        /// The channel serves another activity that has not ended; a second activity on it is refused.
+        public static let inUse = Kind(rawValue: "channel-in-use")
         /// APNs answered with an error status (its `reason` is in the message).
         public static let rejected = Kind(rawValue: "apns-rejected")
         /// No answer from APNs (connection, TLS, timeout); the create may or may not have happened at Apple.

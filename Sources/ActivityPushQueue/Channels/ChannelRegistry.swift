@@ -148,6 +148,21 @@ public final class ChannelRegistry: Sendable {
         }
     }
 
+    /// Links a live registered channel to `activityID` only if it still serves `expected` (nil: no activity) — a
+    /// compare-and-swap, so of two activities starting on one free channel at once only the first gets it (the
+    /// second finds the first's id and is refused). Returns false when the channel serves something else by now,
+    /// or is not a live registered channel.
+    /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.
+    public func link(channelID: String, environment: APNsEnvironment, activityID: String?, ifServing expected: String?) throws(ChannelError) -> Bool {
+        try run { sql throws(QueueError) -> Bool in
+            let same = sql.dialect == .postgres ? "activity_id IS NOT DISTINCT FROM ?" : "activity_id IS ?"
+            return !(try sql.db.query("""
+                UPDATE ap_channels SET activity_id = ? WHERE channel_id = ? AND environment = ? AND reserved = 0
+                  AND deleted_unix IS NULL AND \(same) RETURNING channel_id
+                """, [activityID.sql, .text(channelID), .text(environment.name), expected.sql])).isEmpty
+        }
+    }
+
     /// Marks a channel deleted at `nowUnixSeconds` (UNIX seconds); false when the registry has no live channel
     /// with this id.
     /// - Throws: ``ChannelError`` (``ChannelError/Kind/store``) when the database fails.

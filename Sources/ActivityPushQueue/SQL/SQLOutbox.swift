@@ -635,9 +635,16 @@ final class SQLOutbox {
         }
         let inactive = try db.query("SELECT COUNT(*) FROM ap_inactive_tokens", []).first?.first?.int ?? 0
         let attempts = try db.query("SELECT COUNT(*) FROM ap_attempts", []).first?.first?.int ?? 0
+        let routes = try db.query("""
+            SELECT environment, credential, COUNT(*) FROM ap_pushes
+            WHERE (state = 'pending' AND not_before_unix <= ?) OR (state = 'inflight' AND lease_until_unix < ?)
+            GROUP BY environment, credential ORDER BY 3 DESC, 1, 2
+            """, [.double(now), .double(now)]).map {
+            QueueStatus.DueRoute(environment: $0[0].text ?? "", credential: $0[1].text ?? "", count: Int($0[2].int ?? 0))
+        }
         return QueueStatus(counts: counts, due: Int(due[0].int ?? 0), oldestDueUnixSeconds: due[1].double,
                            nextRetryUnixSeconds: next, deadByReason: dead, inactiveTokens: Int(inactive),
-                           attempts: Int(attempts))
+                           attempts: Int(attempts), dueByRoute: routes)
     }
 
     func deadLetters(limit: Int) throws(QueueError) -> [DeadLetter] {
@@ -682,10 +689,13 @@ final class SQLOutbox {
     func journal(pushID: Int64?, limit: Int) throws(QueueError) -> [AttemptRecord] {
         let cols = "push_id, at_unix, token_redacted, outcome, status, reason, apns_id, apns_unique_id, latency_ms, worker, note"
         let rows: [[SQLValue]]
+        // The latest `limit` rows (newest id first in the inner query), given back oldest first.
         if let pushID {
-            rows = try db.query("SELECT \(cols) FROM ap_attempts WHERE push_id = ? ORDER BY id LIMIT ?", [.int(pushID), .int(Int64(limit))])
+            rows = try db.query("SELECT \(cols) FROM (SELECT id, \(cols) FROM ap_attempts WHERE push_id = ? ORDER BY id DESC LIMIT ?) latest ORDER BY id",
+                                [.int(pushID), .int(Int64(limit))])
         } else {
-            rows = try db.query("SELECT \(cols) FROM ap_attempts ORDER BY id LIMIT ?", [.int(Int64(limit))])
+            rows = try db.query("SELECT \(cols) FROM (SELECT id, \(cols) FROM ap_attempts ORDER BY id DESC LIMIT ?) latest ORDER BY id",
+                                [.int(Int64(limit))])
         }
         return rows.map {
             AttemptRecord(pushID: $0[0].int ?? 0, atUnixSeconds: $0[1].double ?? 0, tokenRedacted: $0[2].text ?? "",
