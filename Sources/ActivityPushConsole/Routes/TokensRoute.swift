@@ -135,7 +135,13 @@ extension ConsoleRoute {
             var body = try RequestBody(context.request, maxBytes: api.configuration.maxBodyBytes)
             let registration = try ActivityRoutes.token(&body)
             try body.rejectUnknown(allowed: [])
-            return .json(202, try service.register(registration).json)
+            do {
+                return .json(202, try service.register(registration).json)
+            } catch let error as ActivityError where error.status == 503
+                        && !(api.configuration.apiToken.map { AccessCheck.allows(context.request, token: $0) } ?? false) {
+                // The intake scope is every app install: no database host, port, user or libpq text for it.
+                throw ActivityError.storeUnreachable
+            }
         }
     }
 }
