@@ -1,3 +1,4 @@
+import ActivityPushConsole
 import ActivityPushCore
 import Foundation
 import XCTest
@@ -90,5 +91,35 @@ final class TokenRegistrationSecurityTests: XCTestCase {
         let receipt = try service.register(pushToStart("phone-1"))
         XCTAssertEqual(receipt.retired, "Unregistered")
         XCTAssertNil(receipt.reactivated)
+    }
+}
+
+/// Issue 11 H1: a database failure answers the intake scope (app installs) a generic 503; the admin scope keeps the
+/// detail.
+final class TokenIntakeStoreFailureTests: XCTestCase {
+    func testIntakeGetsAGeneric503AndAdminTheDetail() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("intake-\(UUID().uuidString).sqlite").path
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        let store = try SQLiteQueueStore(path: path)
+        let outbox = Outbox(store: store)
+        let service = try LiveActivityService(outbox: outbox, bundleID: "com.example.match")
+        let api = ConsoleAPI(configuration: ConsoleConfiguration(schema: nil, bundleID: "com.example.match", environment: .sandbox,
+                                                                 apiToken: "admin-token", intakeToken: "intake-token"),
+                             outbox: outbox, activities: service)
+        // Break the store under the service: every registration now fails in the database.
+        try store.outbox.run { o throws(QueueError) in _ = try o.db.query("DROP TABLE ap_la_tokens", []) }
+        let body = Array(#"{"kind":"push-to-start","deviceID":"phone-1","attributesType":"MatchAttributes","token":"\#(String(repeating: "ab", count: 32))"}"#.utf8)
+        func post(_ bearer: String) async -> HTTPResponse {
+            await api.handle(HTTPRequest(method: "POST", path: "/v1/tokens",
+                                         headers: ["Content-Type": "application/json", "Authorization": "Bearer \(bearer)"], body: body))
+        }
+        let intake = await post("intake-token")
+        XCTAssertEqual(intake.status, 503)
+        let intakeText = String(decoding: intake.body, as: UTF8.self)
+        XCTAssertTrue(intakeText.contains("the service cannot reach its database; retry later"), intakeText)
+        XCTAssertFalse(intakeText.contains(path) || intakeText.contains("ap_la_tokens") || intakeText.contains("SQLite"), intakeText)
+        let admin = await post("admin-token")
+        XCTAssertEqual(admin.status, 503)
+        XCTAssertTrue(String(decoding: admin.body, as: UTF8.self).contains("ap_la_tokens"), "the admin scope keeps the detail")
     }
 }
