@@ -44,7 +44,7 @@ public final class Outbox: Sendable {
         let keywords = ["host", "hostaddr", "port", "dbname", "user", "password", "service", "sslmode", "connect_timeout"]
         let startsWithKeyword = keywords.contains { database.lowercased().hasPrefix($0 + "=") }
         guard startsWithKeyword || database.contains(" ") else { return nil }
-        return QueueError("--database '\(database)' looks like a libpq keyword/value connection string, not a SQLite path",
+        return QueueError("--database \(database): looks like a libpq keyword/value connection string, not a SQLite path",
                           kind: .invalidInput,
                           fix: "give PostgreSQL as a URL: postgres://USER@HOST:PORT/DB (the password in PGPASSWORD or ~/.pgpass), "
                              + "or a SQLite file as sqlite:PATH")
