@@ -19,12 +19,15 @@ public final class Outbox: Sendable {
     /// - `postgres://…` or `postgresql://…`: PostgreSQL (``PostgresQueueStore``);
     /// - `sqlite:PATH` or any other value: a SQLite file (``SQLiteQueueStore``);
     /// - nil or empty: ``SQLiteQueueStore/defaultPath``, its directory created when missing.
-    /// - Throws: ``QueueError`` when the database cannot be opened.
+    /// A libpq keyword/value string (`host=127.0.0.1 port=5432 dbname=q`) is refused with the fix (give a
+    /// `postgres://` URL) rather than taken as a SQLite file name.
+    /// - Throws: ``QueueError`` when the database cannot be opened, or for a keyword/value string.
     public static func open(database: String?) throws(QueueError) -> Outbox {
         let d = database ?? ""
         if d.hasPrefix("postgres://") || d.hasPrefix("postgresql://") {
             return Outbox(store: try PostgresQueueStore(url: d))
         }
+        if let refusal = keywordConnectionStringRefusal(d) { throw refusal }
         var path = d.hasPrefix("sqlite:") ? String(d.dropFirst("sqlite:".count)) : d
         if path.isEmpty {
             path = SQLiteQueueStore.defaultPath
@@ -32,6 +35,19 @@ public final class Outbox: Sendable {
             if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         }
         return Outbox(store: try SQLiteQueueStore(path: path))
+    }
+
+    /// The ``QueueError/Kind/invalidInput`` for a `--database` that reads as a libpq keyword/value string — it has
+    /// `=` and a space, or starts with a libpq keyword and `=` — else nil. Its password is masked in the message.
+    static func keywordConnectionStringRefusal(_ database: String) -> QueueError? {
+        guard !database.hasPrefix("sqlite:"), database.contains("=") else { return nil }
+        let keywords = ["host", "hostaddr", "port", "dbname", "user", "password", "service", "sslmode", "connect_timeout"]
+        let startsWithKeyword = keywords.contains { database.lowercased().hasPrefix($0 + "=") }
+        guard startsWithKeyword || database.contains(" ") else { return nil }
+        return QueueError("--database \(database): looks like a libpq keyword/value connection string, not a SQLite path",
+                          kind: .invalidInput,
+                          fix: "give PostgreSQL as a URL: postgres://USER@HOST:PORT/DB (the password in PGPASSWORD or ~/.pgpass), "
+                             + "or a SQLite file as sqlite:PATH")
     }
 
     /// The rows ``enqueue(_:to:environment:credential:notBeforeUnixSeconds:nowUnixSeconds:)`` would store,

@@ -43,14 +43,16 @@ public struct QueueError: Error, Sendable, CustomStringConvertible {
     /// What to do, when there is something to do.
     public var fix: String?
 
-    /// Makes an error with its reason and class (``Kind/failed`` unless given).
+    /// Makes an error with its reason and class (``Kind/failed`` unless given). Passwords in `reason`, `location`
+    /// and `fix` (URL userinfo, `password=` parameter or keyword) are masked (``CredentialRedaction``).
     public init(_ reason: String, kind: Kind = .failed, location: String? = nil, tokenNumber: Int? = nil,
                 fix: String? = nil) {
-        self.reason = reason
+        // Every queue message passes here: mask database passwords once, for all of them.
+        self.reason = CredentialRedaction.redact(reason)
         self.kind = kind
-        self.location = location
+        self.location = location.map(CredentialRedaction.redact)
         self.tokenNumber = tokenNumber
-        self.fix = fix
+        self.fix = fix.map(CredentialRedaction.redact)
     }
 
     /// `reason[; fix]`: one line naming what failed and what to do.

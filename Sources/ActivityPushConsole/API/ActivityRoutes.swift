@@ -51,7 +51,8 @@ enum ActivityRoutes {
         return ActivityTokenRegistration(kind: ActivityTokenKind(rawValue: kind), deviceID: deviceID,
                                          attributesType: try body.string("attributesType"),
                                          activityID: try body.string("activityID"), token: token,
-                                         environment: try body.string("environment"))
+                                         environment: try body.string("environment"),
+                                         deviceSecret: try body.string("deviceSecret"))
     }
 
     static func startRequest(_ body: inout RequestBody) throws(APIError) -> ActivityStartRequest {

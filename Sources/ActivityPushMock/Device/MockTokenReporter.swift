@@ -8,7 +8,8 @@ import Synchronization
 /// - `POST /_mock/devices/<deviceID>` (body `{"attributesType": "T"}`, or ``registerDevice(_:attributesType:)``)
 ///   makes a push-to-start token for that device and posts it to `URL/v1/tokens` as the app's
 ///   `Activity<T>.pushToStartTokenUpdates` handler would (`{"kind": "push-to-start", "deviceID", "attributesType",
-///   "token"}`); the mock remembers which device the token belongs to.
+///   "token", "deviceSecret"}`); the mock remembers which device the token belongs to, and gives each device a
+///   secret (32 random bytes as hex) at its first registration, as an app install does (issue 11 H2).
 /// - when the emulated device **starts** an activity from a push-to-start that asked `input-push-token: 1`, it
 ///   posts the new activity's update token as the app's `activity.pushTokenUpdates` handler would:
 ///   `{"kind": "update", "deviceID", "activityID", "token"}`. The device id is the one the push-to-start token
@@ -25,6 +26,9 @@ public final class MockTokenReporter: Sendable {
     /// The attributes key holding the activity id.
     public let activityIDAttribute: String
     private let devices = Mutex<[String: String]>([:])
+    /// Each device's install secret (`"deviceSecret"`, 32 random bytes as hex), made at its first registration as
+    /// the app makes it at install and keeps it in the Keychain; sent with every post for that device.
+    private let secrets = Mutex<[String: String]>([:])
     private let queue = DispatchQueue(label: "mock-apns.token-reporter")
     private let log: @Sendable (String) -> Void
 
@@ -43,8 +47,15 @@ public final class MockTokenReporter: Sendable {
     public func registerDevice(_ deviceID: String, attributesType: String) throws(MockAPNsError) -> String {
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         devices.withLock { $0[token] = deviceID }
+        let secret = secrets.withLock { known in
+            if let secret = known[deviceID] { return secret }
+            let secret = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            known[deviceID] = secret
+            return secret
+        }
         let json = JSONWriter.compact(.obj([("kind", .string("push-to-start")), ("deviceID", .string(deviceID)),
-                                            ("attributesType", .string(attributesType)), ("token", .string(token))]))
+                                            ("attributesType", .string(attributesType)), ("token", .string(token)),
+                                            ("deviceSecret", .string(secret))]))
         switch MockHTTP1Post.post(url: url, path: "/v1/tokens", json: json, bearer: intakeToken) {
         case .success(let status) where (200..<300).contains(status):
             log("mock-apns: device \(deviceID): push-to-start token \(DeviceToken.redacted(token)) posted to \(url)/v1/tokens (\(status))")
@@ -71,8 +82,10 @@ public final class MockTokenReporter: Sendable {
                 + "(give --activity-id-attribute the attributes key holding the activity id)")
             return
         }
-        let json = JSONWriter.compact(.obj([("kind", .string("update")), ("deviceID", .string(deviceID)),
-                                            ("activityID", .string(activityID)), ("token", .string(activityToken))]))
+        var members: [(String, JSONValue)] = [("kind", .string("update")), ("deviceID", .string(deviceID)),
+                                              ("activityID", .string(activityID)), ("token", .string(activityToken))]
+        if let secret = secrets.withLock({ $0[deviceID] }) { members.append(("deviceSecret", .string(secret))) }
+        let json = JSONWriter.compact(.obj(members))
         let (url, bearer, log) = (self.url, intakeToken, self.log)
         queue.async {
             switch MockHTTP1Post.post(url: url, path: "/v1/tokens", json: json, bearer: bearer) {

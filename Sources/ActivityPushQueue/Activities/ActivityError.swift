@@ -38,6 +38,12 @@ public struct ActivityError: Error, Sendable, CustomStringConvertible {
                       fix: error.isTransient ? "retry when the database is back" : nil)
     }
 
+    /// The 503 the app's intake scope (`POST /v1/tokens` without the admin token) gets for any store failure:
+    /// no database host, port, user or libpq text reaches an app install (the admin scope keeps ``store(_:)``).
+    public static let storeUnreachable = ActivityError(status: 503, code: "queue",
+                                                       message: "the service cannot reach its database; retry later",
+                                                       fix: "retry later")
+
     /// The message, then the fix.
     public var description: String { message + (fix.map { " (fix: \($0))" } ?? "") }
 }

@@ -300,18 +300,72 @@ struct ActivityStore: Sendable {
 
     // MARK: Tokens
 
-    /// Stores (or replaces) a token; a token the queue marked inactive stays retired with that reason.
-    /// Returns the retirement reason when it is retired.
-    static func register(_ o: SQLOutbox, _ token: ActivityTokenRegistration, environment: APNsEnvironment, now: Double) throws(QueueError) -> String? {
-        let inactive = try o.inactiveTokens(among: [token.token])[token.token]
+    /// What ``register(_:_:environment:now:)`` did besides storing the token.
+    struct Registered: Sendable, Equatable {
+        /// The retirement reason when the token stays retired (APNs marked it inactive after this post's time).
+        var retired: String?
+        /// The reason it was retired before, when this post made it valid again (Apple: a token registered after
+        /// the `Unregistered` 410's timestamp is valid again — spec §6).
+        var reactivated: String?
+        /// The deviceIDs the token was moved from (a token identifies one device).
+        var movedFrom: [String]
+    }
+
+    /// Stores (or replaces) a token. A token the queue marked inactive (410 `Unregistered`) before `now` is valid
+    /// again: its inactive mark is cleared in the same transaction. The same token under another deviceID (same
+    /// kind) is removed there — one token is one device — with a journal note on that device's open activities.
+    static func register(_ o: SQLOutbox, _ token: ActivityTokenRegistration, environment: APNsEnvironment, now: Double) throws(QueueError) -> Registered {
+        var outcome = Registered(retired: nil, reactivated: nil, movedFrom: [])
+        if let mark = try o.db.query("SELECT reason, invalid_since_unix_ms FROM ap_inactive_tokens WHERE token = ?",
+                                     [.text(token.token)]).first {
+            let reason = mark[0].text ?? "Unregistered"
+            let invalidSinceSeconds = mark[1].double.map { $0 / 1000 }
+            if let invalidSinceSeconds, invalidSinceSeconds >= now {
+                outcome.retired = reason
+            } else {
+                _ = try o.db.query("DELETE FROM ap_inactive_tokens WHERE token = ?", [.text(token.token)])
+                outcome.reactivated = reason
+            }
+        }
+        let others = try o.db.query("SELECT DISTINCT device_id FROM ap_la_tokens WHERE token = ? AND kind = ? AND device_id <> ?",
+                                    [.text(token.token), .text(token.kind.rawValue), .text(token.deviceID)])
+        for row in others {
+            guard let oldDevice = row[0].text else { continue }
+            _ = try o.db.query("DELETE FROM ap_la_tokens WHERE token = ? AND kind = ? AND device_id = ?",
+                               [.text(token.token), .text(token.kind.rawValue), .text(oldDevice)])
+            outcome.movedFrom.append(oldDevice)
+            let open = try o.db.query("SELECT activity_id FROM ap_la_devices WHERE device_id = ? AND state <> 'ended'", [.text(oldDevice)])
+            for activity in open {
+                guard let activityID = activity[0].text else { continue }
+                try journal(o, activityID: activityID, deviceID: oldDevice,
+                            text: "\(token.kind.rawValue) token \(DeviceToken.redacted(token.token)) was registered under device "
+                                + "\(token.deviceID): moved there (a token identifies one device); \(oldDevice) no longer has it", now: now)
+            }
+        }
         _ = try o.db.query("""
             INSERT INTO ap_la_tokens (key, kind, device_id, attributes_type, activity_id, token, environment, posted_unix,
               retired_reason, retired_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (key) DO UPDATE SET token = excluded.token, environment = excluded.environment,
               posted_unix = excluded.posted_unix, retired_reason = excluded.retired_reason, retired_unix = excluded.retired_unix
             """, [.text(token.key), .text(token.kind.rawValue), .text(token.deviceID), token.attributesType.sql, token.activityID.sql,
-                  .text(token.token), .text(environment.name), .double(now), inactive.sql, inactive == nil ? .null : .double(now)])
-        return inactive
+                  .text(token.token), .text(environment.name), .double(now), outcome.retired.sql, outcome.retired == nil ? .null : .double(now)])
+        return outcome
+    }
+
+    /// What the device's install secret allows this registration (``DeviceSecret``); binds the device when it is
+    /// the first registration of that deviceID and carries a secret.
+    static func checkDeviceSecret(_ o: SQLOutbox, deviceID: String, secret: String?, now: Double) throws(QueueError) -> DeviceSecret.Decision {
+        let stored = try o.db.query("SELECT secret_sha256 FROM ap_la_device_secrets WHERE device_id = ?", [.text(deviceID)]).first?[0].text
+        var hasTokens = false
+        if stored == nil, secret != nil {
+            hasTokens = !(try o.db.query("SELECT 1 FROM ap_la_tokens WHERE device_id = ? LIMIT 1", [.text(deviceID)])).isEmpty
+        }
+        let decision = DeviceSecret.decide(stored: stored, given: secret, deviceHasTokens: hasTokens)
+        if case .bind(let hash) = decision {
+            _ = try o.db.query("INSERT INTO ap_la_device_secrets (device_id, secret_sha256, bound_unix) VALUES (?, ?, ?)",
+                               [.text(deviceID), .text(hash), .double(now)])
+        }
+        return decision
     }
 
     /// The worker's hook (``SQLOutbox/complete(_:)``, same transaction): a push that died with an answer

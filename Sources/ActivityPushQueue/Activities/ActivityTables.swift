@@ -3,6 +3,8 @@
 ///
 /// - `ap_la_tokens`: tokens the app posted, one row per (push-to-start, device, type) or (update, device,
 ///   activity) — `key` — so a new token replaces the old; `retired_reason` is set when APNs retired it.
+/// - `ap_la_device_secrets`: the SHA-256 of the install secret a deviceID was first registered with
+///   (``DeviceSecret``); a device without a row is open.
 /// - `ap_la_activities`, `ap_la_devices`: the ``ActivityRecord`` values.
 /// - `ap_la_messages`: each push built for an activity (headers and body bytes as the builder made them); held
 ///   updates point at one.
@@ -30,6 +32,11 @@ enum ActivityTables {
         );
         CREATE INDEX IF NOT EXISTS ap_la_tokens_token ON ap_la_tokens (token);
         CREATE INDEX IF NOT EXISTS ap_la_tokens_activity ON ap_la_tokens (activity_id);
+        CREATE TABLE IF NOT EXISTS ap_la_device_secrets (
+          device_id TEXT PRIMARY KEY,
+          secret_sha256 TEXT NOT NULL,
+          bound_unix \(real) NOT NULL
+        );
         CREATE TABLE IF NOT EXISTS ap_la_activities (
           activity_id TEXT PRIMARY KEY,
           attributes_type TEXT NOT NULL,

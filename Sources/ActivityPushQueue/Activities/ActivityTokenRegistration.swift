@@ -20,10 +20,15 @@ public struct ActivityTokenRegistration: Sendable, Hashable {
     /// Push-to-start: the ``APNsEnvironment/name`` of the token's environment (`sandbox` or `production`, as the
     /// app posts it); nil is the server's environment.
     public var environment: String?
+    /// The install secret (`"deviceSecret"`, 16–200 characters: the app's 32 random bytes from the Keychain, hex or
+    /// base64). The first registration of a deviceID that carries one binds the device to it; later posts for that
+    /// deviceID must carry the same (403 otherwise). Only its SHA-256 is stored (``DeviceSecret``).
+    public var deviceSecret: String?
 
     /// Makes a registration; each parameter sets the property of the same name.
     public init(kind: ActivityTokenKind, deviceID: String, attributesType: String? = nil, activityID: String? = nil,
-                token: String, environment: String? = nil) {
+                token: String, environment: String? = nil, deviceSecret: String? = nil) {
+        self.deviceSecret = deviceSecret
         self.kind = kind
         self.deviceID = deviceID
         self.attributesType = attributesType
@@ -70,8 +75,12 @@ public struct ActivityTokenRegistration: Sendable, Hashable {
             throw .badRequest("kind", "must be push-to-start or update, got '\(kind.rawValue)'",
                               fix: "\"kind\": \"push-to-start\" (with attributesType) or \"update\" (with activityID)")
         }
+        if let deviceSecret, !DeviceSecret.lengths.contains(deviceSecret.count) {
+            throw .badRequest("deviceSecret", "must be \(DeviceSecret.lengths.lowerBound)–\(DeviceSecret.lengths.upperBound) characters, got \(deviceSecret.count)",
+                              fix: "send the 32 random bytes the app generated at install (kept in the Keychain) as hex")
+        }
         return ActivityTokenRegistration(kind: kind, deviceID: deviceID, attributesType: attributesType, activityID: activityID,
-                                         token: token.lowercased(), environment: environment)
+                                         token: token.lowercased(), environment: environment, deviceSecret: deviceSecret)
     }
 
     /// The row key: one token per (push-to-start, device, type) or (update, device, activity).

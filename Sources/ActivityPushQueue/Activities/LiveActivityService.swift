@@ -48,14 +48,20 @@ public final class LiveActivityService: Sendable {
         public var token: String
         /// Set when the token was already retired by APNs (the reason); nothing will be sent to it.
         public var retired: String?
+        /// Set when the token had been retired (the reason) and this post made it valid again: Apple's rule, a token
+        /// registered after the 410 `Unregistered` timestamp is valid again (spec §6).
+        public var reactivated: String? = nil
+        /// The deviceIDs this token was registered under before: it moved here (a token identifies one device).
+        public var movedFrom: [String] = []
         /// The pushes its arrival queued: held updates or ends (update token), starts of running activities the
         /// device had no token for (push-to-start token).
         public var released: Int
 
-        /// `{"kind", "deviceID", "token", "retired", "released"}`.
+        /// `{"kind", "deviceID", "token", "retired", "reactivated", "movedFrom", "released"}`.
         public var json: JSONValue {
             .obj([("kind", .string(kind.rawValue)), ("deviceID", .string(deviceID)), ("token", .string(token)),
-                  ("retired", retired.map(JSONValue.string) ?? .null), ("released", .int(released))])
+                  ("retired", retired.map(JSONValue.string) ?? .null), ("reactivated", reactivated.map(JSONValue.string) ?? .null),
+                  ("movedFrom", .arr(movedFrom.map(JSONValue.string))), ("released", .int(released))])
         }
     }
 
@@ -67,10 +73,23 @@ public final class LiveActivityService: Sendable {
         let now = clock()
         let environment = token.environment.flatMap(APNsEnvironment.named) ?? self.environment
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> TokenReceipt in
-            let retired: String?
-            do throws(QueueError) { retired = try ActivityStore.register(o, token, environment: environment, now: now) } catch { throw .store(error) }
+            let secretDecision: DeviceSecret.Decision
+            do throws(QueueError) {
+                secretDecision = try ActivityStore.checkDeviceSecret(o, deviceID: token.deviceID, secret: token.deviceSecret, now: now)
+            } catch { throw .store(error) }
+            if secretDecision == .refuse {
+                throw ActivityError(status: 403, code: "forbidden", field: "deviceSecret",
+                                    message: "deviceSecret: device '\(token.deviceID)' is bound to the install that registered it, and this post "
+                                        + (token.deviceSecret == nil ? "carries no deviceSecret" : "carries another deviceSecret"),
+                                    fix: "send the deviceSecret this install generated at first launch (kept in the Keychain); a new install uses a new deviceID")
+            }
+            let registered: ActivityStore.Registered
+            do throws(QueueError) { registered = try ActivityStore.register(o, token, environment: environment, now: now) } catch { throw .store(error) }
+            let retired = registered.retired
             var receipt = TokenReceipt(kind: token.kind, deviceID: token.deviceID, token: DeviceToken.redacted(token.token),
                                        retired: retired, released: 0)
+            receipt.reactivated = registered.reactivated
+            receipt.movedFrom = registered.movedFrom
             if token.kind == .pushToStart, retired == nil, let type = token.attributesType {
                 // Activities started while this device had no token: start it there now.
                 let waiting: [String]

@@ -103,12 +103,9 @@ package final class PostgresConnection: SQLConnection {
         conn = nil
     }
 
-    /// `postgres://user:secret@host/db` → `postgres://user:***@host/db`.
-    package static func redact(_ url: String) -> String {
-        guard let at = url.firstIndex(of: "@"), let scheme = url.range(of: "://"),
-              let colon = url[scheme.upperBound..<at].firstIndex(of: ":") else { return url }
-        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
-    }
+    /// `postgres://user:secret@host/db` → `postgres://user:***@host/db`, `?password=secret` → `?password=***`
+    /// (``CredentialRedaction``).
+    package static func redact(_ url: String) -> String { CredentialRedaction.redact(url) }
 
     private static func trim(_ s: String) -> String {
         s.split(whereSeparator: \.isNewline).joined(separator: " ")
