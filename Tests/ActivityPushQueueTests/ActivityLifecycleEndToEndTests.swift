@@ -375,7 +375,9 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
 
         let (created, _) = await rig.request("POST", "/v1/activities", Self.startBody("game-8", devices: ["phone-1"]))
         XCTAssertEqual(created, 202)
-        let noActivity = #"{"kind": "update", "deviceID": "phone-1", "activityID": "game-80", "token": "\#(hex)"}"#
+        // phone-1 was registered by the mock's reporter, which binds it to its install secret (issue 11 H2).
+        let secret = try XCTUnwrap(rig.reporter.deviceSecret(of: "phone-1"))
+        let noActivity = #"{"kind": "update", "deviceID": "phone-1", "activityID": "game-80", "token": "\#(hex)", "deviceSecret": "\#(secret)"}"#
         let (missing, missingAnswer) = await rig.request("POST", "/v1/tokens", noActivity, bearer: "intake-secret")
         XCTAssertEqual(missing, 404)
         XCTAssertEqual(missingAnswer?["error"]?["field"]?.value.stringValue, "activityID")
@@ -386,7 +388,7 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
         XCTAssertEqual(notInAnswer?["error"]?["field"]?.value.stringValue, "deviceID")
         XCTAssertTrue(notInAnswer?["error"]?["message"]?.value.stringValue?.contains("phone-1") == true, "names the activity's devices")
         let (known, _) = await rig.request("POST", "/v1/tokens",
-                                           #"{"kind": "update", "deviceID": "phone-1", "activityID": "game-8", "token": "\#(hex)"}"#,
+                                           #"{"kind": "update", "deviceID": "phone-1", "activityID": "game-8", "token": "\#(hex)", "deviceSecret": "\#(secret)"}"#,
                                            bearer: "intake-secret")
         XCTAssertEqual(known, 202)
         XCTAssertEqual(try rig.view("game-8").devices.map(\.state), [.started])

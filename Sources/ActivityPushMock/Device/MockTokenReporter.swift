@@ -29,6 +29,10 @@ public final class MockTokenReporter: Sendable {
     /// Each device's install secret (`"deviceSecret"`, 32 random bytes as hex), made at its first registration as
     /// the app makes it at install and keeps it in the Keychain; sent with every post for that device.
     private let secrets = Mutex<[String: String]>([:])
+
+    /// The install secret this reporter sends for `deviceID` (nil before its first registration) — for a test
+    /// playing the same install by hand.
+    public func deviceSecret(of deviceID: String) -> String? { secrets.withLock { $0[deviceID] } }
     private let queue = DispatchQueue(label: "mock-apns.token-reporter")
     private let log: @Sendable (String) -> Void
 
