@@ -17,8 +17,8 @@ public final class LiveActivityService: Sendable {
     public let schema: ActivitySchema?
     /// The budgets enforced (``ActivityBudgets``).
     public let budgets: ActivityBudgets
-    private let store: ActivityStore
-    private let clock: @Sendable () -> Double
+    let store: ActivityStore
+    let clock: @Sendable () -> Double
 
     /// - Parameters:
     ///   - clock: now, UNIX seconds (tests move it).
@@ -113,6 +113,12 @@ public final class LiveActivityService: Sendable {
     ///   device has a push-to-start token; 400 `"channel": true` without `channelID` (use ``start(_:channels:)``,
     ///   which takes or creates the channel).
     public func start(_ request: ActivityStartRequest) throws(ActivityError) -> (view: ActivityView, created: Bool) {
+        try start(request, sentChannelID: request.channelID)
+    }
+
+    /// ``start(_:)`` fingerprinting the request as the client sent it: `sentChannelID` is its `channelID` before
+    /// ``start(_:channels:)`` filled in the one it created, so a repeat of the start compares equal.
+    func start(_ request: ActivityStartRequest, sentChannelID: String?) throws(ActivityError) -> (view: ActivityView, created: Bool) {
         let request = try request.validated()
         let channelID = try channel(for: request)
         guard let type = request.attributesType ?? (schema?.types.count == 1 ? schema?.types.first?.name : nil), !type.isEmpty else {
@@ -121,8 +127,10 @@ public final class LiveActivityService: Sendable {
         }
         var typed = request
         typed.attributesType = type
+        var asSent = typed
+        asSent.channelID = sentChannelID
         let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment.name,
-                                            deviceIDs: request.deviceIDs, channelID: channelID, fingerprint: typed.fingerprint)
+                                            deviceIDs: request.deviceIDs, channelID: channelID, fingerprint: asSent.fingerprint)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> (view: ActivityView, created: Bool) in
             let existing: ActivityRecord?
@@ -158,8 +166,10 @@ public final class LiveActivityService: Sendable {
         try change(activityID: activityID, event: .update, request)
     }
 
-    /// Ends an activity: delivered like an update, then the activity is `ended`.
-    /// - Throws: ``ActivityError`` 400, 404, 409 (already ended), 422 findings.
+    /// Ends an activity: delivered like an update, then the activity is `ended`. Idempotent: the same end again
+    /// answers the current view and sends nothing.
+    /// - Throws: ``ActivityError`` 400, 404, 409 (already ended by another end or by the 8-hour limit; names the
+    ///   state), 422 findings.
     public func end(activityID: String, _ request: ActivityChangeRequest) throws(ActivityError) -> ActivityView {
         try change(activityID: activityID, event: .end, request)
     }
@@ -176,9 +186,26 @@ public final class LiveActivityService: Sendable {
                 existing = try ActivityStore.activity(o, id: activityID)
                 context = try ActivityStore.context(o, activityID: activityID, start: nil, now: now, budgets: budgets)
             } catch { throw .store(error) }
+            if event == .end, let existing, existing.state == .ended {
+                // A retry of the end that ended it (the client timed out): the current state, nothing sent.
+                let recorded: String?
+                do throws(QueueError) { recorded = try ActivityStore.endFingerprint(o, activityID: activityID) } catch { throw .store(error) }
+                guard recorded == request.fingerprint else {
+                    throw ActivityError(status: 409, code: "conflict", field: "activityID",
+                                        message: "activity \(activityID) is \(existing.state.rawValue) (\(existing.endReason ?? "ended"))"
+                                            + (recorded == nil ? "" : " by a different end request"),
+                                        fix: "repeat the exact end it was ended with (it is idempotent), or start a new activity")
+                }
+                return try view(o, id: activityID)
+            }
             let decision = try ActivityLifecycle.reduce(existing, event: event == .end ? .end(priority: priority) : .update(priority: priority),
                                                         context: context)
             try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: .change(request)))
+            if event == .end, decision.activity.state == .ended {
+                do throws(QueueError) {
+                    try ActivityStore.recordEnd(o, activityID: activityID, fingerprint: request.fingerprint)
+                } catch { throw .store(error) }
+            }
             return try view(o, id: activityID)
         }
     }
