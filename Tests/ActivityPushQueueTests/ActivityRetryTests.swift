@@ -30,10 +30,13 @@ final class ActivityRetryTests: XCTestCase {
         end.dismissalDateUnixSeconds = 1_900_000_000
         let ended = try service.end(activityID: "order-1", end)
         XCTAssertEqual(ended.state, .ended)
-        let pushes = ended.pushes.count
+        let pushes = ended.pushCount
+        XCTAssertFalse(ended.repeated)
         let again = try service.end(activityID: "order-1", end)
         XCTAssertEqual(again.state, .ended)
-        XCTAssertEqual(again.pushes.count, pushes, "a retried end sends nothing")
+        XCTAssertEqual(again.pushCount, pushes, "a retried end sends nothing")
+        XCTAssertEqual(again.queued?.count, 0)
+        XCTAssertTrue(again.repeated)
         var other = end
         other.contentState = .obj([("minutesLeft", .int(1))])
         do {
