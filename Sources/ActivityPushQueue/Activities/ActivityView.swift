@@ -101,8 +101,11 @@ public struct ActivityView: Sendable, Hashable {
     public var pushCount = 0
     /// All journal rows of the activity (``journal`` may hold only the newest).
     public var journalCount = 0
-    /// The pushes the start/update/end that answered this view queued (nil for a plain read).
+    /// The pushes the start/update/end that answered this view queued, the first ``recentRows`` of them (nil for a
+    /// plain read); ``queuedCount`` counts them all.
     public var queued: [Push]? = nil
+    /// How many pushes the start/update/end that answered this view queued.
+    public var queuedCount = 0
     /// Set when the start/update/end that answered this view was a repeat and changed nothing (answered 200).
     public var repeated = false
 
@@ -115,7 +118,7 @@ public struct ActivityView: Sendable, Hashable {
     /// The bounded answer of list items and of start/update/end: `activityID`, `type`, `environment`,
     /// `channelID`, `state`, `endReason`, `createdAt`, `endedAt`, `lastTimestamp`, `deviceCount`,
     /// `deviceStates` (`{state: count}`), `missingTokens`, `pushCount`, `journalCount`, and `queued` (the pushes
-    /// this request queued) when set.
+    /// this request queued, the first 50) with `queuedCount` when set.
     public var summaryJSON: JSONValue {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         var members: [(String, JSONValue)] = [
@@ -127,7 +130,7 @@ public struct ActivityView: Sendable, Hashable {
             ("missingTokens", .arr(devicesWithoutToken.map(JSONValue.string))),
             ("pushCount", .int(pushCount)), ("journalCount", .int(journalCount)),
         ]
-        if let queued { members.append(("queued", .arr(queued.map(Self.json)))) }
+        if let queued { members.append(contentsOf: [("queued", .arr(queued.map(Self.json))), ("queuedCount", .int(queuedCount))]) }
         return .obj(members)
     }
 

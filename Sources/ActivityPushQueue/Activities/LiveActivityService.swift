@@ -413,7 +413,12 @@ public final class LiveActivityService: Sendable {
                                   queueState: row[8].text ?? "unknown", status: row[9].int.map { Int($0) }, reason: row[10].text)
             }
             let queued = try queuedAfter.map { after in
-                try o.db.query(pushSelect + " WHERE s.activity_id = ? AND s.id > ? ORDER BY s.id", [.text(id), .int(after)]).map(push)
+                try o.db.query(pushSelect + " WHERE s.activity_id = ? AND s.id > ? ORDER BY s.id LIMIT ?",
+                               [.text(id), .int(after), .int(Int64(ActivityView.recentRows))]).map(push)
+            }
+            let queuedCount = try queuedAfter.map { after in
+                Int(try o.db.query("SELECT COUNT(*) FROM ap_la_sends WHERE activity_id = ? AND id > ?",
+                                   [.text(id), .int(after)]).first?.first?.int ?? 0)
             }
             let pushes = pushRows == 0 ? [] : try o.db.query(pushSelect + " WHERE s.activity_id = ? ORDER BY s.id DESC LIMIT ?",
                                                              [.text(id), .int(Int64(pushRows))]).reversed().map(push)
@@ -429,6 +434,7 @@ public final class LiveActivityService: Sendable {
             view.pushCount = pushCount
             view.journalCount = journalCount
             view.queued = queued
+            view.queuedCount = queuedCount ?? 0
             return view
         } catch let error as ActivityError {
             throw error
