@@ -9,6 +9,33 @@
 
 /* Typed wrappers around libmicrohttpd's variadic / union APIs, which Swift cannot call directly. */
 
+/* Percent-decodes `value` in place (libmicrohttpd's own rule: each %XX, nothing else), except that a decoded NUL is
+   written as 0x7F (DEL): the C string would otherwise end there and `/v1/tokens%00x` route as `/v1/tokens`. The
+   console's router refuses a path with any control byte (ConsoleRouter.resolve). Returns the new length. */
+static inline int ap_mhd_hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+static inline size_t ap_mhd_unescape(void *cls, struct MHD_Connection *connection, char *value) {
+  (void)cls; (void)connection;
+  char *read = value, *write = value;
+  while (*read) {
+    int high = read[0] == '%' ? ap_mhd_hex(read[1]) : -1;
+    int low = high >= 0 ? ap_mhd_hex(read[2]) : -1;
+    if (low >= 0) {
+      int byte = high * 16 + low;
+      *write++ = byte == 0 ? (char)0x7F : (char)byte;
+      read += 3;
+    } else {
+      *write++ = *read++;
+    }
+  }
+  *write = 0;
+  return (size_t)(write - value);
+}
+
 /* Starts a daemon bound to `addr` (struct sockaddr_in or sockaddr_in6, port in network order; port 0 picks a
    free port, see ap_mhd_bound_port) with its own listening thread and one thread per connection, so a handler
    may block (e.g. while a push is sent) without stalling other clients. Returns NULL when it cannot listen. */
@@ -37,6 +64,7 @@ static inline struct MHD_Daemon *ap_mhd_start(const struct sockaddr *addr, int i
                           MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                           MHD_OPTION_THREAD_STACK_SIZE, (size_t)(1024 * 1024),
                           MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)256,
+                          MHD_OPTION_UNESCAPE_CALLBACK, ap_mhd_unescape, NULL,
                           MHD_OPTION_END);
 }
 

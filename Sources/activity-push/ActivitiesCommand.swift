@@ -11,7 +11,8 @@ enum ActivitiesOptions {
                                        repeatable: true)
     static let state = Option<ActivityState>.choice("--state", ActivityState.all.map { (name: $0.rawValue, value: $0) },
                                                     help: "only activities in this state")
-    static let limit = Option<Int>.integer("--limit", help: "activities to list", default: 100)
+    static let limit = Option<Int>.integer("--limit", help: "activities to list (1…\(ActivityListLimit.maximum))",
+                                           default: ActivityListLimit.defaultLimit)
     static let kind = Option<ActivityTokenKind>.choice("--kind", ActivityTokenKind.all.map { (name: $0.rawValue, value: $0) },
                                                        help: "which token: push-to-start (with --type) or update (with --id)")
     static let token = Option<String>("--token", valueName: "HEX", help: "the token as hex")
@@ -141,9 +142,9 @@ enum ActivitiesCommandSupport {
             case "list":
                 let summaries = try service.list(state: try arguments.value(ActivitiesOptions.state),
                                                  limit: try arguments.defaultedValue(ActivitiesOptions.limit))
-                output = .obj([("activities", .arr(summaries.map(\.json)))])
+                output = .obj([("activities", .arr(summaries.map(\.summaryJSON)))])
                 text = summaries.isEmpty ? "no activities" : summaries.map {
-                    "\($0.activityID)  \($0.state)  \($0.attributesType)  \($0.devices.count) device(s)  \($0.pushes.count) push(es)"
+                    "\($0.activityID)  \($0.state)  \($0.attributesType)  \($0.devices.count) device(s)  \($0.pushCount) push(es)"
                 }.joined(separator: "\n")
             case "show":
                 let view = try service.show(activityID: try required(ActivitiesOptions.id))

@@ -60,6 +60,16 @@ final class ActivitiesCLITests: XCTestCase {
         XCTAssertTrue(end.stdout.contains("\"state\": \"ended\""), end.stdout)
         let list = try run(["activities", "list", "--state", "ended"] + common)
         XCTAssertTrue(list.stdout.contains("ev-1  ended"), list.stdout)
+        // Issue 11 L6: the API's limit check (ActivityListLimit), not a second one.
+        for limit in ["0", "-1", "501"] {
+            let refused = try run(["activities", "list", "--limit", limit] + common)
+            XCTAssertNotEqual(refused.status, 0, "--limit \(limit)")
+            XCTAssertTrue(refused.stderr.contains("limit") && refused.stderr.contains("1…500"), refused.stderr)
+        }
+        // The end again (a client retry) succeeds and changes nothing.
+        let endAgain = try run(["activities", "end", "--id", "ev-1", "--content-state-json", #"{"phase": "done", "minutesLeft": 0}"#,
+                                "--format", "json"] + common)
+        XCTAssertEqual(endAgain.status, 0, endAgain.stderr)
         let status = try run(["queue", "status", "--database", directory + "/q.sqlite", "--format", "json"])
         XCTAssertTrue(status.stdout.contains("\"pending\""), status.stdout)
     }

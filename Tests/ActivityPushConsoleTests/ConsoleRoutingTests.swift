@@ -68,6 +68,14 @@ final class ConsoleRoutingTests: XCTestCase {
         XCTAssertEqual(head.method, .get)
     }
 
+    func testAPathWithAControlByteIsRefusedBeforeRouting() {
+        guard case .controlByte(let offset) = Self.sample.resolve(method: .post, path: "/v1/activities/g1\u{7F}x/update") else {
+            return XCTFail("a DEL (a decoded %00) is refused")
+        }
+        XCTAssertEqual(offset, 17)
+        guard case .controlByte = Self.sample.resolve(method: .get, path: "/v1/activities\t") else { return XCTFail() }
+    }
+
     func testPathsAreNormalizedBeforeRouting() {
         XCTAssertEqual(ConsoleRouter.normalized("/v1/types/"), "/v1/types")
         XCTAssertEqual(ConsoleRouter.normalized("/"), "/")

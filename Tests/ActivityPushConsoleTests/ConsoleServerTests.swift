@@ -54,6 +54,20 @@ final class ConsoleServerTests: XCTestCase {
         XCTAssertTrue(r.body.contains("\"accept\""))
     }
 
+    /// Issue 11 L1: a NUL (`%00`) or another control byte in the decoded path is a 400, never routed as if the
+    /// path ended there; other escapes still decode.
+    func testAControlByteInThePathIsRefusedWith400() throws {
+        let s = try server()
+        defer { s.http.stop() }
+        for path in ["/v1/tokens%00x", "/v1/activities/g1%00x/update", "/v1/types%0a", "/v1/types%7F", "/v1/types%01"] {
+            let r = try RawHTTP.exchange(port: s.http.port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}")
+            XCTAssertEqual(r.status, 400, "\(path): \(r.body)")
+            XCTAssertTrue(r.body.contains("\"bad-path\""), "\(path): \(r.body)")
+        }
+        let r = try RawHTTP.exchange(port: s.http.port, "GET /v1/%74ypes HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(r.status, 200, "an ordinary escape still decodes: \(r.body)")
+    }
+
     func testConcurrentChecksAreAllAnswered() throws {
         let s = try server()
         defer { s.http.stop() }

@@ -131,8 +131,22 @@ final class ActivityLifecycleEndToEndTests: XCTestCase {
                 try rig.view("game-42").pushes.filter { $0.event == "update" && $0.queueState == "sent" }.count == 2
             }
             XCTAssertEqual(try rig.view("game-42").state, .active)
-            let (ended, _) = await rig.request("POST", "/v1/activities/game-42/end", #"{"contentState": {"phase": "full-time", "score": "2-1"}}"#)
+            let (ended, endAnswer) = await rig.request("POST", "/v1/activities/game-42/end", #"{"contentState": {"phase": "full-time", "score": "2-1"}}"#)
             XCTAssertEqual(ended, 202)
+            // Issue 11: the answer is the summary with the pushes this end queued (one per started device).
+            if case .array(let queued)? = endAnswer?["queued"]?.value {
+                XCTAssertEqual(queued.compactMap { $0["event"]?.value.stringValue }, ["end", "end"])
+            } else { XCTFail("no queued pushes in the end's answer") }
+            XCTAssertNil(endAnswer?["journal"], "the answer is the summary, not the whole view")
+            // Issue 11 L4: the client retries the end after a timeout: 200, nothing queued; another end is a 409.
+            let (endedAgain, againAnswer) = await rig.request("POST", "/v1/activities/game-42/end",
+                                                              #"{"contentState": {"phase": "full-time", "score": "2-1"}}"#)
+            XCTAssertEqual(endedAgain, 200)
+            if case .array(let queued)? = againAnswer?["queued"]?.value { XCTAssertTrue(queued.isEmpty) } else { XCTFail("no queued") }
+            let (otherEnd, otherAnswer) = await rig.request("POST", "/v1/activities/game-42/end",
+                                                            #"{"contentState": {"phase": "full-time", "score": "3-1"}}"#)
+            XCTAssertEqual(otherEnd, 409)
+            XCTAssertTrue(otherAnswer?["error"]?["message"]?.value.stringValue?.contains("ended") == true)
             try await rig.wait("both ends sent") {
                 try rig.view("game-42").pushes.filter { $0.event == "end" && $0.queueState == "sent" }.count == 2
             }

@@ -144,6 +144,48 @@ final class ChannelActivityTests: XCTestCase {
         }
     }
 
+    /// Issue 11 M1: the same `"channel": true` start posted 20 times at once creates one channel and answers every
+    /// request with the activity (one created, 19 repeats); no 409, no channel created and deleted again.
+    func testTwentyConcurrentIdenticalChannelStartsCreateOneChannel() async throws {
+        let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(transport: .h2c))
+        try mock.start()
+        defer { mock.stop() }
+        let store = try SQLiteQueueStore(path: temporarySQLitePath())
+        defer { store.close() }
+        let client = try APNsClient(environment: .custom(mock.baseURL), token: try BroadcastChannelTests.token())
+        defer { Task { await client.shutdown() } }
+        let channels = BroadcastChannels(registry: try ChannelRegistry(store: store), client: client, environment: .sandbox)
+        let service = try LiveActivityService(outbox: Outbox(store: store), bundleID: Self.bundleID)
+        var start = ActivityStartRequest(activityID: "game-44")
+        start.attributesType = "PizzaDeliveryAttributes"
+        start.attributes = .obj([("orderNumber", .int(44))])
+        start.contentState = .obj([("minutesLeft", .int(30))])
+        start.alertTitle = "Kick-off"
+        start.alertBody = "Game 44"
+        start.channel = true
+        let request = start
+        let outcomes = try await withThrowingTaskGroup(of: (created: Bool, channelID: String?).self) { group in
+            for _ in 1...20 {
+                group.addTask {
+                    let (view, created) = try await service.start(request, channels: channels)
+                    return (created, view.channelID)
+                }
+            }
+            var all: [(created: Bool, channelID: String?)] = []
+            for try await outcome in group { all.append(outcome) }
+            return all
+        }
+        XCTAssertEqual(outcomes.filter(\.created).count, 1, "one start created the activity, 19 were repeats")
+        XCTAssertEqual(Set(outcomes.compactMap(\.channelID)).count, 1, "every answer names the same channel")
+        let creations = mock.journal().filter { $0.method == "POST" && $0.path.contains("channels") }
+        XCTAssertEqual(creations.count, 1, "one channel created at Apple: \(creations.map(\.path))")
+        let listing = try await channels.list(bundleID: Self.bundleID, askApple: true)
+        XCTAssertEqual(listing.entries.count, 1)
+        // A repeat after the fact still compares equal (the fingerprint is the request as sent, without the channel).
+        let (_, createdAgain) = try await service.start(request, channels: channels)
+        XCTAssertFalse(createdAgain)
+    }
+
     /// One draining worker per store, at once (bounded: stopped after 60 s whatever happens).
     private func drain(_ stores: [any QueueStore], _ client: APNsClient) async throws {
         let workers = stores.enumerated().map { index, store in

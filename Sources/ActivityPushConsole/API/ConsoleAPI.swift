@@ -60,6 +60,9 @@ public final class ConsoleAPI: Sendable {
             var response = APIError(405, "method-not-allowed", "\(pattern) takes \(methods), not \(context.request.method)").response
             response.headers.append(("Allow", methods))
             return response
+        case .controlByte(let offset):
+            return APIError(400, "bad-path", "the path has a control byte (NUL or another below 0x20, or 0x7F) at byte \(offset) "
+                                + "after percent-decoding", fix: "remove the %00-style escape from the path").response
         case .notFound:
             return APIError(404, "not-found", "no route \(context.request.method) \(context.path)",
                             fix: "see GET /openapi.json; routes: "

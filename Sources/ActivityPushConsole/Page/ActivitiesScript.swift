@@ -59,8 +59,8 @@ enum ActivitiesScript {
       const link = el("a", { href: "/activities/" + encodeURIComponent(activity.activityID), text: activity.activityID });
       body.append(el("tr", { "data-activity-id": activity.activityID },
         el("td", { class: "mono" }, link), el("td", { text: activity.type }), stateCell(activity.state),
-        el("td", { text: String((activity.devices || []).length) }),
-        el("td", { text: String((activity.pushes || []).length) }),
+        el("td", { text: String(activity.deviceCount ?? 0) }),
+        el("td", { text: String(activity.pushCount ?? 0) }),
         el("td", { text: time(activity.createdAt) }),
         el("td", { text: activity.endedAt ? time(activity.endedAt) + (activity.endReason ? " (" + activity.endReason + ")" : "") : "" })));
     }

@@ -313,14 +313,14 @@ extension ConsoleRoute {
             let start = try ActivityRoutes.startRequest(&body)
             try body.rejectUnknown(allowed: [])
             let (view, created) = try await service.start(start, channels: start.channel ? try api.channelService() : nil)
-            return .json(created ? 202 : 200, view.json)
+            return .json(created ? 202 : 200, view.summaryJSON)
         }
     }
 
     /// `GET /v1/activities?state=&limit=`: the activities, newest first.
     static let listActivities = ConsoleRoute(.get, "/v1/activities", operation: #"""
         {
-          "summary": "Activities, newest first, each as GET /v1/activities/{id} gives it (those past Apple's 8-hour limit are ended first)",
+          "summary": "Activities, newest first, each as a summary (state, device counts, push and journal counts) or with detail=full as GET /v1/activities/{id} gives it (those past Apple's 8-hour limit are ended first)",
           "operationId": "listActivities",
           "parameters": [
             {
@@ -341,8 +341,20 @@ extension ConsoleRoute {
               "schema": {
                 "type": "integer",
                 "minimum": 1,
-                "maximum": 1000,
-                "default": 100
+                "maximum": 500,
+                "default": 50
+              }
+            },
+            {
+              "name": "detail",
+              "in": "query",
+              "description": "summary (default): state and counts per activity; full: devices, the newest 50 pushes and journal rows",
+              "schema": {
+                "type": "string",
+                "enum": [
+                  "summary",
+                  "full"
+                ]
               }
             }
           ],
@@ -380,14 +392,16 @@ extension ConsoleRoute {
                 }
                 state = ActivityState(rawValue: text)
             }
-            var limit = 100
-            if let text = context.request.query["limit"] {
-                guard let number = Int(text), number > 0 else {
-                    throw APIError.badRequest("limit", "expected a positive whole number, got '\(text)'")
-                }
-                limit = min(number, 1000)
+            let limit = try context.request.query["limit"].map(ActivityListLimit.parse) ?? ActivityListLimit.defaultLimit
+            let full: Bool
+            switch context.request.query["detail"] {
+            case nil, "", "summary"?: full = false
+            case "full"?: full = true
+            case let other?:
+                throw APIError.badRequest("detail", "unknown detail '\(other)'", fix: "summary (default) or full")
             }
-            return .json(200, .obj([("activities", .arr(try service.list(state: state, limit: limit).map(\.json)))]))
+            let views = try service.list(state: state, limit: limit, detail: full ? .recent : .summary)
+            return .json(200, .obj([("activities", .arr(views.map { full ? $0.json : $0.summaryJSON }))]))
         }
     }
 }

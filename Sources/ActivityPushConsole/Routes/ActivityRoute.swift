@@ -7,8 +7,20 @@ extension ConsoleRoute {
     /// reach mock-apns, the device outcome), journal.
     static let showActivity = ConsoleRoute(.get, "/v1/activities/{id}", operation: #"""
         {
-          "summary": "One activity: its state, each device (tokens redacted), each push with apns-id and APNs answer, its journal",
+          "summary": "One activity: its state, each device (tokens redacted), its newest 50 pushes with apns-id and APNs answer and newest 50 journal rows (pushCount/journalCount: all; ?pushes=all for every one)",
           "operationId": "showActivity",
+          "parameters": [
+            {
+              "name": "pushes",
+              "in": "query",
+              "schema": {
+                "type": "string",
+                "enum": [
+                  "all"
+                ]
+              }
+            }
+          ],
           "responses": {
             "200": {
               "description": "The activity",
@@ -28,7 +40,14 @@ extension ConsoleRoute {
         """#) { api, context throws(APIError) in
         let id = try context.parameters.require("id")
         return try await ActivityRoutes.answer(api) { service throws in
-            var view = try service.show(activityID: id)
+            let detail: ActivityView.Detail
+            switch context.request.query["pushes"] {
+            case nil, "", "recent"?: detail = .recent
+            case "all"?: detail = .all
+            case let other?:
+                throw APIError.badRequest("pushes", "unknown value '\(other)'", fix: "all (every push and journal row) or leave it out for the newest 50")
+            }
+            var view = try service.show(activityID: id, detail: detail)
             // Against mock-apns (serve --url with a key), what each device did with each delivered push.
             if api.configuration.readMockJournal, let client = api.client,
                let outcomes = await DeviceOutcome.lookupAll(client: client) {
@@ -189,7 +208,7 @@ extension ConsoleRoute {
             try body.rejectUnknown(allowed: [])
             let view = event == .end ? try service.end(activityID: id, change) : try service.update(activityID: id, change)
             if event == .end, view.channelID != nil { api.deleteEndedChannelsSoon() }
-            return .json(202, view.json)
+            return .json(view.repeated ? 200 : 202, view.summaryJSON)
         }
     }
 }

@@ -13,7 +13,12 @@ struct ConsoleRouter: Sendable {
 
     /// Finds the route for `method` (HEAD looks up GET) and the already-normalized `path`. When several patterns
     /// match, the most specific one (a literal before a parameter) wins.
+    /// A path with a control byte (0x00–0x1F, 0x7F) after percent-decoding is refused before any route sees it:
+    /// a C string would end at a NUL, so `/v1/tokens%00x` must not be taken for `/v1/tokens`.
     func resolve(method: HTTPMethod, path: String) -> RouteResolution {
+        if let offset = path.utf8.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }).map({ path.utf8.distance(from: path.utf8.startIndex, to: $0) }) {
+            return .controlByte(offset: offset)
+        }
         var best: (route: ConsoleRoute, parameters: RouteParameters)?
         var allowed: [HTTPMethod] = []
         var pathPattern: RoutePattern?

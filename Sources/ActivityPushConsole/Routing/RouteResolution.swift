@@ -1,9 +1,12 @@
 /// What the router found for a method and path: a route with its parameters, a path served under other
-/// methods (405, with `Allow`), or nothing (404).
+/// methods (405, with `Allow`), nothing (404), or a path no route may see (400: a control byte in it).
 enum RouteResolution: Sendable {
     case matched(ConsoleRoute, RouteParameters)
     case methodNotAllowed(RoutePattern, allowed: [HTTPMethod])
     case notFound
+    /// The percent-decoded path holds a control byte (NUL, sent as `%00`, reaches the router as DEL: see
+    /// `ap_mhd_unescape`) at this UTF-8 offset.
+    case controlByte(offset: Int)
 
     /// The label `GET /metrics` counts the request under: the route's pattern (parameters stay `{id}`, so one
     /// series per route), or `other` for a path no route has.
@@ -11,7 +14,7 @@ enum RouteResolution: Sendable {
         switch self {
         case .matched(let route, _): return route.pattern.description
         case .methodNotAllowed(let pattern, _): return pattern.description
-        case .notFound: return "other"
+        case .notFound, .controlByte: return "other"
         }
     }
 

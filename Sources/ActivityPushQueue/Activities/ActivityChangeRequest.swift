@@ -21,6 +21,17 @@ public struct ActivityChangeRequest: Sendable, Hashable {
     /// An empty request; set the fields given.
     public init(contentState: JSONValue? = nil) { self.contentState = contentState }
 
+    /// The request in one canonical line (object keys sorted): the same end again is a retry, another a conflict.
+    var fingerprint: String {
+        JSONWriter.compact(.obj([
+            ("contentState", contentState.map(ActivityStartRequest.canonical) ?? .null),
+            ("alertTitle", alertTitle.map(JSONValue.string) ?? .null), ("alertBody", alertBody.map(JSONValue.string) ?? .null),
+            ("staleDate", staleDateUnixSeconds.map { .int(Int($0)) } ?? .null),
+            ("dismissalDate", dismissalDateUnixSeconds.map { .int(Int($0)) } ?? .null),
+            ("priority", .int(priority ?? 10)),
+        ]))
+    }
+
     /// Checks the shape for `event`.
     /// - Throws: ``ActivityError`` 400 naming the field and the fix.
     func validated(event: LiveActivityEvent) throws(ActivityError) -> ActivityChangeRequest {

@@ -11,6 +11,10 @@
 /// - `ap_la_sends`: each queued push of an activity (its `ap_pushes` id, target, priority, not-before, the
 ///   budget that held or lowered it) — what the budgets count and `GET /v1/activities/{id}` shows.
 /// - `ap_la_events`: the activity's journal (held, released, budget, token retired, ended by the system).
+/// - `ap_la_end_requests`: the end request that ended each activity (its fingerprint), so a client's retry of
+///   the same end is answered 200 and another end 409 (``ActivityStore/endFingerprint(_:activityID:)``).
+/// - `ap_la_channel_claims`: the `"channel": true` start creating an activity's channel right now
+///   (``LiveActivityService/claimChannelCreation(activityID:owner:)``), so the channel is created once.
 enum ActivityTables {
     static func ddl(_ dialect: SQLDialect) -> String {
         let pk = dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
@@ -96,6 +100,15 @@ enum ActivityTables {
           note TEXT NOT NULL
         );
         CREATE INDEX IF NOT EXISTS ap_la_events_activity ON ap_la_events (activity_id, id);
+        CREATE TABLE IF NOT EXISTS ap_la_end_requests (
+          activity_id TEXT PRIMARY KEY,
+          fingerprint TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS ap_la_channel_claims (
+          activity_id TEXT PRIMARY KEY,
+          owner TEXT NOT NULL,
+          claimed_unix \(real) NOT NULL
+        );
         """
     }
 }

@@ -17,8 +17,8 @@ public final class LiveActivityService: Sendable {
     public let schema: ActivitySchema?
     /// The budgets enforced (``ActivityBudgets``).
     public let budgets: ActivityBudgets
-    private let store: ActivityStore
-    private let clock: @Sendable () -> Double
+    let store: ActivityStore
+    let clock: @Sendable () -> Double
 
     /// - Parameters:
     ///   - clock: now, UNIX seconds (tests move it).
@@ -144,6 +144,12 @@ public final class LiveActivityService: Sendable {
     ///   device has a push-to-start token; 400 `"channel": true` without `channelID` (use ``start(_:channels:)``,
     ///   which takes or creates the channel).
     public func start(_ request: ActivityStartRequest) throws(ActivityError) -> (view: ActivityView, created: Bool) {
+        try start(request, sentChannelID: request.channelID)
+    }
+
+    /// ``start(_:)`` fingerprinting the request as the client sent it: `sentChannelID` is its `channelID` before
+    /// ``start(_:channels:)`` filled in the one it created, so a repeat of the start compares equal.
+    func start(_ request: ActivityStartRequest, sentChannelID: String?) throws(ActivityError) -> (view: ActivityView, created: Bool) {
         let request = try request.validated()
         let channelID = try channel(for: request)
         guard let type = request.attributesType ?? (schema?.types.count == 1 ? schema?.types.first?.name : nil), !type.isEmpty else {
@@ -153,8 +159,10 @@ public final class LiveActivityService: Sendable {
         try checkType(type, field: "type")
         var typed = request
         typed.attributesType = type
+        var asSent = typed
+        asSent.channelID = sentChannelID
         let start = ActivityLifecycle.Start(activityID: request.activityID, attributesType: type, environment: environment,
-                                            deviceIDs: request.deviceIDs, channelID: channelID, fingerprint: typed.fingerprint)
+                                            deviceIDs: request.deviceIDs, channelID: channelID, fingerprint: asSent.fingerprint)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> (view: ActivityView, created: Bool) in
             let existing: ActivityRecord?
@@ -163,9 +171,12 @@ public final class LiveActivityService: Sendable {
                 existing = try ActivityStore.activity(o, id: request.activityID)
                 context = try ActivityStore.context(o, activityID: request.activityID, start: start, now: now, budgets: budgets)
             } catch { throw .store(error) }
+            let before = try lastSend(o)
             let decision = try ActivityLifecycle.reduce(existing, event: .start(start), context: context)
             try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: .start(typed)))
-            return (try view(o, id: request.activityID), decision.outcome == .created)
+            var answer = try view(o, id: request.activityID, queuedAfter: before)
+            answer.repeated = decision.outcome != .created
+            return (answer, decision.outcome == .created)
         }
     }
 
@@ -203,8 +214,10 @@ public final class LiveActivityService: Sendable {
         try change(activityID: activityID, event: .update, request)
     }
 
-    /// Ends an activity: delivered like an update, then the activity is `ended`.
-    /// - Throws: ``ActivityError`` 400, 404, 409 (already ended), 422 findings.
+    /// Ends an activity: delivered like an update, then the activity is `ended`. Idempotent: the same end again
+    /// answers the current view and sends nothing.
+    /// - Throws: ``ActivityError`` 400, 404, 409 (already ended by another end or by the 8-hour limit; names the
+    ///   state), 422 findings.
     public func end(activityID: String, _ request: ActivityChangeRequest) throws(ActivityError) -> ActivityView {
         try change(activityID: activityID, event: .end, request)
     }
@@ -221,40 +234,70 @@ public final class LiveActivityService: Sendable {
                 existing = try ActivityStore.activity(o, id: activityID)
                 context = try ActivityStore.context(o, activityID: activityID, start: nil, now: now, budgets: budgets)
             } catch { throw .store(error) }
+            if event == .end, let existing, existing.state == .ended {
+                // A retry of the end that ended it (the client timed out): the current state, nothing sent.
+                let recorded: String?
+                do throws(QueueError) { recorded = try ActivityStore.endFingerprint(o, activityID: activityID) } catch { throw .store(error) }
+                guard recorded == request.fingerprint else {
+                    throw ActivityError(status: 409, code: "conflict", field: "activityID",
+                                        message: "activity \(activityID) is \(existing.state.rawValue) (\(existing.endReason ?? "ended"))"
+                                            + (recorded == nil ? "" : " by a different end request"),
+                                        fix: "repeat the exact end it was ended with (it is idempotent), or start a new activity")
+                }
+                var answer = try view(o, id: activityID, queuedAfter: try lastSend(o))
+                answer.repeated = true
+                return answer
+            }
+            let before = try lastSend(o)
             let decision = try ActivityLifecycle.reduce(existing, event: event == .end ? .end(priority: priority) : .update(priority: priority),
                                                         context: context)
             try ActivityStore.apply(o, decision, now: now, build: build(activity: decision.activity, request: .change(request)))
-            return try view(o, id: activityID)
+            if event == .end, decision.activity.state == .ended {
+                do throws(QueueError) {
+                    try ActivityStore.recordEnd(o, activityID: activityID, fingerprint: request.fingerprint)
+                } catch { throw .store(error) }
+            }
+            return try view(o, id: activityID, queuedAfter: before)
         }
+    }
+
+    /// The newest `ap_la_sends` id (0 when none): what a request queues comes after it.
+    private func lastSend(_ o: SQLOutbox) throws(ActivityError) -> Int64 {
+        do throws(QueueError) {
+            return try o.db.query("SELECT COALESCE(MAX(id), 0) FROM ap_la_sends", []).first?.first?.int ?? 0
+        } catch { throw .store(error) }
     }
 
     /// One activity (ended by Apple's 8-hour limit first when it is past it).
     /// - Throws: ``ActivityError`` 404 when there is none.
-    public func show(activityID: String) throws(ActivityError) -> ActivityView {
+    /// - Parameter detail: ``ActivityView/Detail/recent`` (the newest 50 pushes and journal rows) or `.all`.
+    public func show(activityID: String, detail: ActivityView.Detail = .recent) throws(ActivityError) -> ActivityView {
         try ActivityStartRequest.checkActivityID(activityID)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> ActivityView in
             try expire(o, now: now)
-            return try view(o, id: activityID)
+            return try view(o, id: activityID, detail: detail)
         }
     }
 
-    /// Activities, newest first, in `state` when given (after ending those past Apple's 8-hour limit), each as
-    /// ``show(activityID:)`` gives it.
-    /// - Throws: ``ActivityError`` 503 when the store fails.
-    public func list(state: ActivityState? = nil, limit: Int = 100) throws(ActivityError) -> [ActivityView] {
+    /// Activities, newest first, in `state` when given (after ending those past Apple's 8-hour limit), at most
+    /// `limit` (``ActivityListLimit``), each with `detail` (default: no pushes or journal rows, their counts only).
+    /// - Throws: ``ActivityError`` 400 `limit` out of range; 503 when the store fails.
+    public func list(state: ActivityState? = nil, limit: Int = ActivityListLimit.defaultLimit,
+                     detail: ActivityView.Detail = .summary) throws(ActivityError) -> [ActivityView] {
+        let limit = try ActivityListLimit.checked(limit)
         let now = clock()
         return try store.transaction { (o: SQLOutbox) throws(ActivityError) -> [ActivityView] in
             try expire(o, now: now)
             let ids: [String]
             do throws(QueueError) {
                 let filter = state == nil ? "" : "WHERE state = ?"
-                let params: [SQLValue] = (state.map { [.text($0.rawValue)] } ?? []) + [.int(Int64(max(1, limit)))]
+                let params: [SQLValue] = (state.map { [.text($0.rawValue)] } ?? []) + [.int(Int64(limit))]
                 ids = try o.db.query("SELECT activity_id FROM ap_la_activities \(filter) ORDER BY created_unix DESC, activity_id LIMIT ?",
                                      params).compactMap { $0.first?.text }
             } catch { throw .store(error) }
             var views: [ActivityView] = []
-            for id in ids { views.append(try view(o, id: id)) }
+            for id in ids { views.append(try view(o, id: id, detail: detail)) }
             return views
         }
     }
@@ -371,7 +414,10 @@ public final class LiveActivityService: Sendable {
         }
     }
 
-    private func view(_ o: SQLOutbox, id: String) throws(ActivityError) -> ActivityView {
+    /// The activity as ``ActivityView`` with `detail`; `queuedAfter` (an `ap_la_sends` id) fills
+    /// ``ActivityView/queued`` with the pushes queued after it (those of the request being answered).
+    private func view(_ o: SQLOutbox, id: String, detail: ActivityView.Detail = .recent,
+                      queuedAfter: Int64? = nil) throws(ActivityError) -> ActivityView {
         do {
             guard let activity = try ActivityStore.activity(o, id: id) else {
                 throw ActivityError(status: 404, code: "not-found", field: "activityID", message: "no activity \(id)",
@@ -397,25 +443,44 @@ public final class LiveActivityService: Sendable {
                                            pushToStartToken: entry?.pushToStart, updateToken: entry?.update,
                                            tokenRetired: entry?.retired)
             }
-            let pushes = try o.db.query("""
+            let pushRows = detail == .summary ? 0 : (detail == .all ? Int(Int32.max) : ActivityView.recentRows)
+            let pushCount = Int(try o.db.query("SELECT COUNT(*) FROM ap_la_sends WHERE activity_id = ?", [.text(id)]).first?.first?.int ?? 0)
+            let journalCount = Int(try o.db.query("SELECT COUNT(*) FROM ap_la_events WHERE activity_id = ?", [.text(id)]).first?.first?.int ?? 0)
+            let pushSelect = """
                 SELECT s.event, s.device_id, s.push_id, s.apns_id, s.priority, s.not_before_unix, s.budget, s.target,
                   COALESCE(p.state, d.state), COALESCE(p.last_status, d.last_status), COALESCE(p.last_reason, d.last_reason)
                 FROM ap_la_sends s LEFT JOIN ap_pushes p ON p.id = s.push_id LEFT JOIN ap_pushes_done d ON d.id = s.push_id
-                WHERE s.activity_id = ? ORDER BY s.id
-                """, [.text(id)]).map { row in
+                """
+            func push(_ row: [SQLValue]) -> ActivityView.Push {
                 ActivityView.Push(event: row[0].text ?? "", deviceID: row[1].text ?? "", pushID: row[2].int ?? 0,
                                   apnsID: row[3].text ?? "", priority: Int(row[4].int ?? 10), notBeforeUnixSeconds: row[5].double ?? 0,
                                   budget: row[6].text, target: DeviceToken.redacted(row[7].text ?? ""),
                                   queueState: row[8].text ?? "unknown", status: row[9].int.map { Int($0) }, reason: row[10].text)
             }
-            let journal = try o.db.query("SELECT at_unix, device_id, note FROM ap_la_events WHERE activity_id = ? ORDER BY id",
-                                         [.text(id)]).map { row in
+            let queued = try queuedAfter.map { after in
+                try o.db.query(pushSelect + " WHERE s.activity_id = ? AND s.id > ? ORDER BY s.id LIMIT ?",
+                               [.text(id), .int(after), .int(Int64(ActivityView.recentRows))]).map(push)
+            }
+            let queuedCount = try queuedAfter.map { after in
+                Int(try o.db.query("SELECT COUNT(*) FROM ap_la_sends WHERE activity_id = ? AND id > ?",
+                                   [.text(id), .int(after)]).first?.first?.int ?? 0)
+            }
+            let pushes = pushRows == 0 ? [] : try o.db.query(pushSelect + " WHERE s.activity_id = ? ORDER BY s.id DESC LIMIT ?",
+                                                             [.text(id), .int(Int64(pushRows))]).reversed().map(push)
+            let journal = pushRows == 0 ? [] : try o.db.query(
+                "SELECT at_unix, device_id, note FROM ap_la_events WHERE activity_id = ? ORDER BY id DESC LIMIT ?",
+                [.text(id), .int(Int64(pushRows))]).reversed().map { row in
                 ActivityView.Note(atUnixSeconds: row[0].double ?? 0, deviceID: row[1].text, text: row[2].text ?? "")
             }
-            return ActivityView(activityID: activity.activityID, attributesType: activity.attributesType,
+            var view = ActivityView(activityID: activity.activityID, attributesType: activity.attributesType,
                                 environment: activity.environment, channelID: activity.channelID, state: activity.state, endReason: activity.endReason,
                                 createdUnixSeconds: activity.createdUnixSeconds, endedUnixSeconds: activity.endedUnixSeconds,
                                 lastTimestamp: activity.lastTimestamp, devices: devices, pushes: pushes, journal: journal)
+            view.pushCount = pushCount
+            view.journalCount = journalCount
+            view.queued = queued
+            view.queuedCount = queuedCount ?? 0
+            return view
         } catch let error as ActivityError {
             throw error
         } catch let error as QueueError {

@@ -9,8 +9,10 @@ import Foundation
 ///   the activity (storage policy 0, No Message Stored: the higher publishing budget); the registry links it to
 ///   the activity. Each device named gets a push-to-start with `input-push-channel: <id>` (the device subscribes
 ///   the new activity to the channel); with no devices, the app subscribes itself (`pushType: .channel(id)`).
-///   A repeated start reuses the activity's channel and sends nothing; a start that fails after a channel was
-///   created for it deletes that channel again, so nothing is half-written.
+///   A repeated start reuses the activity's channel and sends nothing; it is compared as the client sent it (not
+///   with the created channel's id). Concurrent repeats create the channel once (``claimChannelCreation(activityID:owner:)``):
+///   the others wait for the activity and answer it. A start that fails after a channel was created for it deletes
+///   that channel again, so nothing is half-written.
 /// - **update / end**: one broadcast each through the queue (the lifecycle's channel audience), held by
 ///   ``BroadcastBudget`` to one per second per channel.
 /// - **deleteChannelOnEnd**: the channel is deleted at Apple once the end broadcast is sent
@@ -29,12 +31,44 @@ extension LiveActivityService {
                                 fix: "start serve with --database and --auth-key (and --url for mock-apns)")
         }
         try ActivityStartRequest.checkActivityID(request.activityID)
-        var request = request
-        // A repeat: the activity's own channel, so the start compares equal and sends nothing.
-        if let existing = try? show(activityID: request.activityID), let channelID = existing.channelID {
-            if request.channelID == nil { request.channelID = channelID }
-            return try start(request)
+        let sentChannelID = request.channelID
+        let owner = UUID().uuidString
+        // Bounded wait for a concurrent start of the same activityID that is creating the channel.
+        let deadline = Date().addingTimeInterval(Self.channelClaimSeconds)
+        while true {
+            switch try claimChannelCreation(activityID: request.activityID, owner: owner) {
+            case .exists:
+                return try startStored(request, sentChannelID: sentChannelID)
+            case .busy:
+                let inProgress = ActivityError(status: 409, code: "conflict", field: "activityID",
+                                               message: "activity \(request.activityID) is being started by another request",
+                                               fix: "repeat the start in a few seconds: it answers the activity once it is stored")
+                guard Date() < deadline else { throw inProgress }
+                do { try await Task.sleep(nanoseconds: 20_000_000) } catch { throw inProgress }   // cancelled
+            case .claimed:
+                defer { releaseChannelClaim(activityID: request.activityID, owner: owner) }
+                return try await startClaimed(request, sentChannelID: sentChannelID, channels: channels)
+            }
         }
+    }
+
+    /// A start of a stored activity: a repeat gets the activity's own channel, so it compares equal and sends nothing.
+    private func startStored(_ request: ActivityStartRequest, sentChannelID: String?) throws(ActivityError) -> (view: ActivityView, created: Bool) {
+        var request = request
+        if let existing = try? show(activityID: request.activityID), let channelID = existing.channelID, request.channelID == nil {
+            request.channelID = channelID
+        } else if request.channelID == nil {
+            throw ActivityError(status: 409, code: "conflict", field: "activityID",
+                                message: "activity \(request.activityID) exists with a different start request (it has no channel)",
+                                fix: "repeat the exact start (it is idempotent) or use a new activityID")
+        }
+        return try start(request, sentChannelID: sentChannelID)
+    }
+
+    /// The start holding the activityID's claim: takes or creates the channel, starts, links it.
+    private func startClaimed(_ request: ActivityStartRequest, sentChannelID: String?,
+                              channels: BroadcastChannels) async throws(ActivityError) -> (view: ActivityView, created: Bool) {
+        var request = request
         var created: BroadcastChannel?
         var takenFrom: String??
         do throws(ChannelError) {
@@ -67,7 +101,7 @@ extension LiveActivityService {
         }
         let channelID = request.channelID!
         do {
-            let result = try start(request)
+            let result = try start(request, sentChannelID: sentChannelID)
             _ = try? channels.registry.link(channelID: channelID, environment: channels.environment, activityID: request.activityID)
             if request.deleteChannelOnEnd { try? channels.registry.deleteOnEnd(channelID: channelID, environment: channels.environment) }
             return result
