@@ -96,7 +96,7 @@ enum ProviderTokenSigner {
               EVP_DigestSign(md, nil, &len, message, message.count) == 1 else { throw MockAPNsError.authKey(openSSLErrors()) }
         var der = [UInt8](repeating: 0, count: len)
         guard EVP_DigestSign(md, &der, &len, message, message.count) == 1 else { throw MockAPNsError.authKey(openSSLErrors()) }
-        var p: UnsafePointer<UInt8>? = der.withUnsafeBufferPointer { $0.baseAddress }
+        var p: UnsafePointer<UInt8>?   // set inside the closure below: d2i_ECDSA_SIG advances it
         let raw: [UInt8] = try der.withUnsafeBufferPointer { buf in
             p = buf.baseAddress
             guard let sig = d2i_ECDSA_SIG(nil, &p, len) else { throw MockAPNsError.authKey("bad DER signature") }
