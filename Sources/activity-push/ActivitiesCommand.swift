@@ -82,8 +82,8 @@ enum ActivitiesCommandSupport {
     static func budgets(_ arguments: ParsedArguments) throws -> ActivityBudgets {
         let starts = try arguments.defaultedValue(ActivitiesOptions.pushToStartBudget)
         let updates = try arguments.defaultedValue(ActivitiesOptions.priority10Budget)
-        guard starts > 0 else { throw UsageError("--push-to-start-budget must be at least 1") }
-        guard updates >= 0 else { throw UsageError("--priority-10-budget must be 0 or more") }
+        guard starts > 0 else { throw UsageError(.badValue, option: "--push-to-start-budget", "--push-to-start-budget must be at least 1") }
+        guard updates >= 0 else { throw UsageError(.badValue, option: "--priority-10-budget", "--priority-10-budget must be 0 or more") }
         return ActivityBudgets(pushToStartPerHour: starts, priority10UpdatesPerHour: updates)
     }
 
@@ -92,7 +92,7 @@ enum ActivitiesCommandSupport {
         do {
             return try LiveActivityService(outbox: outbox, bundleID: bundleID, environment: environment, schema: schema, budgets: budgets)
         } catch {
-            throw UsageError("--database: \(error.description)")
+            throw UsageError(refused: error, option: "--database", prefix: "--database")
         }
     }
 
@@ -106,11 +106,11 @@ enum ActivitiesCommandSupport {
         let format = try arguments.defaultedValue(ActivitiesOptions.format)
         let budgets = try budgets(arguments)
         let outbox: Outbox
-        do { outbox = try Outbox.open(database: try arguments.value(CommonOptions.database)) } catch { throw UsageError("--database: \(error)") }
+        do { outbox = try Outbox.open(database: try arguments.value(CommonOptions.database)) } catch { throw UsageError(refused: error, option: "--database", prefix: "--database") }
         defer { outbox.store.close() }
         let service = try service(outbox, bundleID: bundleID, environment: environment, schema: schema, budgets: budgets)
         func required<Value>(_ option: Option<Value>) throws -> Value {
-            guard let value = try arguments.value(option) else { throw UsageError("\(option.spec.name) is required for `activities \(sub)`") }
+            guard let value = try arguments.value(option) else { throw UsageError(.missingOption, option: option.spec.name, "\(option.spec.name) is required for `activities \(sub)`") }
             return value
         }
         do {
@@ -167,10 +167,10 @@ enum ActivitiesCommandSupport {
                     start.channelID = channelID
                     start.deleteChannelOnEnd = arguments.isSet(ActivitiesOptions.deleteChannelOnEnd)
                     do { channels = BroadcastChannels(registry: try ChannelRegistry(store: outbox.store), client: nil, environment: environment) } catch {
-                        throw UsageError("--database: \(error.description)")
+                        throw UsageError(refused: error, option: "--database", prefix: "--database")
                     }
                 } else if arguments.isSet(ActivitiesOptions.deleteChannelOnEnd) {
-                    throw UsageError("--delete-channel-on-end needs --channel-id ID")
+                    throw UsageError(.conflictingOptions, option: "--delete-channel-on-end", "--delete-channel-on-end needs --channel-id ID")
                 }
                 let (view, created) = try await service.start(start, channels: channels)
                 output = view.json

@@ -68,39 +68,40 @@ enum ChannelsCLI {
         var channelID: String?
         switch action {
         case .create:
-            guard bundleID != nil else { throw UsageError("create needs --bundle-id ID (the app the channel belongs to)") }
+            guard bundleID != nil else { throw UsageError(.missingOption, option: "--bundle-id", "create needs --bundle-id ID (the app the channel belongs to)") }
             guard let number = try arguments.value(storagePolicy) else {
-                throw UsageError("create needs --storage-policy 0|1: 0 = No Message Stored (higher publishing budget), "
+                throw UsageError(.missingOption, option: "--storage-policy", "create needs --storage-policy 0|1: 0 = No Message Stored (higher publishing budget), "
                                  + "1 = Most Recent Message Stored (the last broadcast kept up to 8 hours); Apple cannot change it later")
             }
             guard number == 0 || number == 1 else {
-                throw UsageError("--storage-policy must be 0 (No Message Stored) or 1 (Most Recent Message Stored), got '\(number)'")
+                throw UsageError(.badValue, option: "--storage-policy", "--storage-policy must be 0 (No Message Stored) or 1 (Most Recent Message Stored), got '\(number)'")
             }
             policy = MessageStoragePolicy(rawValue: number)
         case .list:
-            guard bundleID != nil else { throw UsageError("list needs --bundle-id ID") }
+            guard bundleID != nil else { throw UsageError(.missingOption, option: "--bundle-id", "list needs --bundle-id ID") }
         case .delete:
-            guard arguments.positionals.count == 1 else { throw UsageError("delete takes one CHANNEL_ID (base64, as `channels list` prints it)") }
+            guard arguments.positionals.count == 1 else { throw UsageError(.badArguments, "delete takes one CHANNEL_ID (base64, as `channels list` prints it)") }
             channelID = arguments.positionals[0]
         case .sweep:
             break
         }
-        if action != .delete, let extra = arguments.positionals.first { throw UsageError("\(action.rawValue) takes no positional argument, got '\(extra)'") }
+        if action != .delete, let extra = arguments.positionals.first { throw UsageError(.badArguments, "\(action.rawValue) takes no positional argument, got '\(extra)'") }
         let askApple = action == .list && arguments.isSet(apple)
         let includeDeleted = action == .list && arguments.isSet(all)
         if action == .create, let activity = try arguments.value(activityID) {
-            throw UsageError("--activity-id \(activity): a channel is linked to its activity when the activity starts on it, "
-                             + "not at create; create the channel without --activity-id, then start the activity with "
-                             + "`activities start --id \(activity) --channel-id CHANNEL_ID` (or --channel to create one for it)")
+            throw UsageError(.conflictingOptions, option: "--activity-id",
+                             "--activity-id \(activity): a channel is linked to its activity when the activity starts on it, not at create",
+                             fix: "create the channel without --activity-id, then start the activity with "
+                                 + "`activities start --id \(activity) --channel-id CHANNEL_ID` (or --channel to create one for it)")
         }
         let callsApple = action != .list || askApple
         let token = callsApple ? try connection.providerToken() : try connection.optionalProviderToken()
         if let warning = token?.keyFileWarning { printError("activity-push channels: warning: \(warning)") }
         let outbox: Outbox
-        do { outbox = try Outbox.open(database: arguments.value(CommonOptions.database)) } catch { throw UsageError("--database: \(error)") }
+        do { outbox = try Outbox.open(database: arguments.value(CommonOptions.database)) } catch { throw UsageError(refused: error, option: "--database", prefix: "--database") }
         defer { outbox.store.close() }
         let registry: ChannelRegistry
-        do { registry = try ChannelRegistry(store: outbox.store) } catch { throw UsageError("\(error)") }
+        do { registry = try ChannelRegistry(store: outbox.store) } catch { throw UsageError(refused: error, option: "--database") }
         let client = try token.map {
             try APNsClient(environment: connection.environment, token: $0, transport: HTTP2TransportConfiguration(caFile: connection.caFile))
         }

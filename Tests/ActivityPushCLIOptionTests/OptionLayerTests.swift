@@ -201,6 +201,41 @@ import Testing
         #expect(try connection([]).optionalProviderToken() == nil)
     }
 
+    @Test func theActivitiesBudgetsAreBadValuesOfTheirOption() throws {
+        let options = ActivitiesOptions.common.options
+        func budgets(_ arguments: [String]) throws {
+            _ = try ActivitiesCommandSupport.budgets(ParsedArguments(arguments, options: options, commandPath: "demo", environment: [:]))
+        }
+        let noStarts = refusal { try budgets(["--push-to-start-budget", "0"]) }
+        #expect(noStarts?.kind == .badValue && noStarts?.option == "--push-to-start-budget")
+        let negative = refusal { try budgets(["--priority-10-budget", "-1"]) }
+        #expect(negative?.kind == .badValue && negative?.option == "--priority-10-budget")
+        #expect(refusal { try budgets([]) } == nil)
+    }
+
+    @Test func channelsCreateRefusalsHaveKindsAndOptions() async throws {
+        let options = [OptionGroup(CommonOptions.database, CommonOptions.bundleID(), ChannelsCLI.storagePolicy,
+                                   ChannelsCLI.activityID, ChannelsCLI.format),
+                       APNsConnectionOptions.group].flatMap(\.options)
+        func create(_ arguments: [String]) async -> UsageError? {
+            do {
+                _ = try await ChannelsCLI.run(.create, ParsedArguments(arguments, options: options, commandPath: "channels create",
+                                                                       environment: [:]))
+            } catch { return error as? UsageError }
+            return nil
+        }
+        let noBundle = await create(["--storage-policy", "0"])
+        #expect(noBundle?.kind == .missingOption && noBundle?.option == "--bundle-id")
+        let noPolicy = await create(["--bundle-id", "com.example.app"])
+        #expect(noPolicy?.kind == .missingOption && noPolicy?.option == "--storage-policy")
+        let badPolicy = await create(["--bundle-id", "com.example.app", "--storage-policy", "2"])
+        #expect(badPolicy?.kind == .badValue && badPolicy?.option == "--storage-policy")
+        let extra = await create(["--bundle-id", "com.example.app", "--storage-policy", "0", "surplus"])
+        #expect(extra?.kind == .badArguments && extra?.option == nil)
+        let linked = await create(["--bundle-id", "com.example.app", "--storage-policy", "0", "--activity-id", "a1"])
+        #expect(linked?.kind == .conflictingOptions && linked?.option == "--activity-id" && linked?.fix != nil)
+    }
+
     @Test func editDistance() {
         #expect(EditDistance.between("", "abc") == 3)
         #expect(EditDistance.between("kitten", "sitting") == 3)

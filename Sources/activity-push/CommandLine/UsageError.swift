@@ -40,7 +40,7 @@ struct UsageError: Error, CustomStringConvertible, Equatable {
         static let refused = Kind(rawValue: "refused")
         /// `failed`: the command could not set itself up (a bench could not start mock-apns or make a key).
         static let failed = Kind(rawValue: "failed")
-        /// `usage`: not yet given a finer kind (a site written with ``UsageError/init(_:)``).
+        /// `usage`: a usage error given no finer kind (no site in the CLI throws it now; kept so the set stays open).
         static let usage = Kind(rawValue: "usage")
     }
 
@@ -66,13 +66,10 @@ struct UsageError: Error, CustomStringConvertible, Equatable {
         self.fix = fix
     }
 
-    /// A usage error given only its message (kind ``Kind/usage``), for sites written before the kinds; prefer
-    /// ``init(_:option:file:_:fix:)``, which says what failed.
-    init(_ message: String) { self.init(.usage, message) }
-
-    /// A library's error passed on unchanged in text (``Kind/refused``); ``cause`` is its kind when it has one.
-    init(refused error: any Error, option: String? = nil, file: String? = nil) {
-        self.init(.refused, option: option, file: file, "\(error)")
+    /// A library's error passed on (``Kind/refused``); ``cause`` is its kind when it has one. The reason is the
+    /// error's text, after `prefix` when given (`--database: …`).
+    init(refused error: any Error, option: String? = nil, file: String? = nil, prefix: String? = nil) {
+        self.init(.refused, option: option, file: file, (prefix.map { "\($0): " } ?? "") + "\(error)")
         cause = Self.kind(of: error)
     }
 
