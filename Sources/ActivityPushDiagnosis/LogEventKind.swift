@@ -173,12 +173,12 @@ public enum LogLineCatalog {
     public static func pattern(for message: String) -> LogLinePattern? {
         var text = message
         return text.withUTF8 { buf in
-            for (i, n) in needles.enumerated() {
-                if n.exact {
-                    if buf.count == n.bytes.count || (buf.count > n.bytes.count && buf[n.bytes.count] == 58),
-                       buf.starts(with: n.bytes) { return patterns[i] }
-                } else if DeviceLogReader.contains(buf, n.bytes) {
-                    return patterns[i]
+            for (index, needle) in needles.enumerated() {
+                if needle.exact {
+                    if buf.count == needle.bytes.count || (buf.count > needle.bytes.count && buf[needle.bytes.count] == 58),
+                       buf.starts(with: needle.bytes) { return patterns[index] }
+                } else if DeviceLogReader.contains(buf, needle.bytes) {
+                    return patterns[index]
                 }
             }
             return nil

@@ -69,15 +69,15 @@ struct PayloadObjectExtractor {
         self.aliases = aliases
         var matches = [Int](repeating: -1, count: tokens.count)
         var stack: [Int] = []
-        for (i, t) in tokens.enumerated() where t.kind == .punct {
-            switch t.text {
-            case "{", "(", "[": stack.append(i)
+        for (index, token) in tokens.enumerated() where token.kind == .punct {
+            switch token.text {
+            case "{", "(", "[": stack.append(index)
             case "}", ")", "]":
                 // Pop to the matching opener (tolerates stray closers).
-                let want = t.text == "}" ? "{" : t.text == ")" ? "(" : "["
+                let want = token.text == "}" ? "{" : token.text == ")" ? "(" : "["
                 if let openerIndex = stack.lastIndex(where: { tokens[$0].text == want }) {
-                    matches[stack[openerIndex]] = i
-                    matches[i] = stack[openerIndex]
+                    matches[stack[openerIndex]] = index
+                    matches[index] = stack[openerIndex]
                     stack.removeSubrange(openerIndex...)
                 }
             default: break
@@ -140,21 +140,21 @@ struct PayloadObjectExtractor {
             }
             return object
         }
-        for (a, b) in segments where b > a {
-            let t0 = tokens[a]
+        for (segmentFirst, segmentEnd) in segments where segmentEnd > segmentFirst {
+            let t0 = tokens[segmentFirst]
             if t0.kind == .punct, t0.text == "..." || t0.text == "**" || (t0.text == "*" && language == .python) {
                 object.hasSpread = true
                 continue
             }
             // Map.entry("k", v) inside Map.ofEntries(…)
-            if b - a >= 2, let (ko, _) = entryCall(a, b, &cache) { object.entries.append(ko); continue }
+            if segmentEnd - segmentFirst >= 2, let (ko, _) = entryCall(segmentFirst, segmentEnd, &cache) { object.entries.append(ko); continue }
             guard t0.kind == .string || t0.kind == .identifier else { continue }
             if t0.kind == .identifier, Self.keywords.contains(t0.text) { continue }
-            var sep = a + 1
-            if sep < b, tokens[sep].text == "?", tokens[sep].kind == .punct { sep += 1 } // TS optional `aps?:`
-            guard sep < b else {
+            var sep = segmentFirst + 1
+            if sep < segmentEnd, tokens[sep].text == "?", tokens[sep].kind == .punct { sep += 1 } // TS optional `aps?:`
+            guard sep < segmentEnd else {
                 // JS shorthand `{ aps }`
-                if bracket == "{", language == .javascript, t0.kind == .identifier, b - a == 1 {
+                if bracket == "{", language == .javascript, t0.kind == .identifier, segmentEnd - segmentFirst == 1 {
                     object.entries.append(.init(key: normalize(t0.text), written: written(t0.text), line: t0.line, value: .reference(t0.text)))
                 }
                 continue
@@ -168,8 +168,8 @@ struct PayloadObjectExtractor {
             case "to": isSep = st.kind == .identifier && language == .jvm
             default: isSep = false
             }
-            guard isSep, sep + 1 <= b else { continue }
-            object.entries.append(.init(key: normalize(t0.text), written: written(t0.text), line: t0.line, value: value(sep + 1, b, &cache)))
+            guard isSep, sep + 1 <= segmentEnd else { continue }
+            object.entries.append(.init(key: normalize(t0.text), written: written(t0.text), line: t0.line, value: value(sep + 1, segmentEnd, &cache)))
         }
         return object
     }

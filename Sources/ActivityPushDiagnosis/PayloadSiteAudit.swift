@@ -238,24 +238,24 @@ public struct PayloadSiteAudit: Sendable {
         }
         // Pass 2: objects and sites.
         var candidates: [Candidate] = []
-        for (fi, u) in units.enumerated() {
-            if u.language == .json || u.language == .template {
-                let kind: PayloadSiteKind = u.language == .json ? .jsonFile : .template
-                for var site in sites(in: u.tokens, language: u.language, kind: kind, aliases: aliases, file: u.path, fileIndex: fi) {
+        for (fileIndex, unit) in units.enumerated() {
+            if unit.language == .json || unit.language == .template {
+                let kind: PayloadSiteKind = unit.language == .json ? .jsonFile : .template
+                for var site in sites(in: unit.tokens, language: unit.language, kind: kind, aliases: aliases, file: unit.path, fileIndex: fileIndex) {
                     if kind == .jsonFile { site.line = 1 }
                     candidates.append(site)
                 }
                 continue
             }
-            candidates += sites(in: u.tokens, language: u.language, kind: .literal, aliases: aliases, file: u.path, fileIndex: fi)
+            candidates += sites(in: unit.tokens, language: unit.language, kind: .literal, aliases: aliases, file: unit.path, fileIndex: fileIndex)
             // String templates
-            for (ti, t) in u.tokens.enumerated() where t.kind == .string && Self.looksLikePayloadTemplate(t.text) {
-                if u.language == .python, ti > 0, u.tokens[ti - 1].text == ":", t.newlineBefore { continue } // docstring
-                if ti == 0 || (t.newlineBefore && u.language == .python && !(ti > 0 && ["=", "(", ","].contains(u.tokens[ti - 1].text))) { continue }
-                let inner = SourceTokenizer(language: .template).tokenize(t.text, firstLine: t.line)
-                for var site in sites(in: inner, language: .template, kind: .template, aliases: aliases, file: u.path, fileIndex: fi) {
-                    site.line = t.line
-                    site.endLine = max(site.endLine, t.endLine)
+            for (tokenIndex, token) in unit.tokens.enumerated() where token.kind == .string && Self.looksLikePayloadTemplate(token.text) {
+                if unit.language == .python, tokenIndex > 0, unit.tokens[tokenIndex - 1].text == ":", token.newlineBefore { continue } // docstring
+                if tokenIndex == 0 || (token.newlineBefore && unit.language == .python && !(tokenIndex > 0 && ["=", "(", ","].contains(unit.tokens[tokenIndex - 1].text))) { continue }
+                let inner = SourceTokenizer(language: .template).tokenize(token.text, firstLine: token.line)
+                for var site in sites(in: inner, language: .template, kind: .template, aliases: aliases, file: unit.path, fileIndex: fileIndex) {
+                    site.line = token.line
+                    site.endLine = max(site.endLine, token.endLine)
                     candidates.append(site)
                 }
             }

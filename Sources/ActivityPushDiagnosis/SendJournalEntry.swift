@@ -193,10 +193,10 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
             throw DeviceLogError(.notUTF8, input: path, "\(path): journal is not UTF-8 text")
         }
         var out: [SendJournalEntry] = []
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
-            out.append(try SendJournalEntry(jsonLine: trimmed, lineNumber: i + 1, file: path))
+            out.append(try SendJournalEntry(jsonLine: trimmed, lineNumber: index + 1, file: path))
         }
         return out
     }

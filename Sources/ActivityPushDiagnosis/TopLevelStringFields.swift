@@ -66,8 +66,8 @@ struct TopLevelStringFields {
             ws()
             var which = -1
             if !keyEscaped {
-                for (k, want) in keys.enumerated() where want.count == key.count {
-                    if UnsafeBufferPointer(rebasing: bytes[key]).elementsEqual(want) { which = k; break }
+                for (keyIndex, want) in keys.enumerated() where want.count == key.count {
+                    if UnsafeBufferPointer(rebasing: bytes[key]).elementsEqual(want) { which = keyIndex; break }
                 }
             }
             if which >= 0, cursor < byteCount, bytes[cursor] == 34 {
