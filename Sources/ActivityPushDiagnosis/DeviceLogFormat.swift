@@ -50,13 +50,13 @@ struct LogRowParser {
     /// Console copy: number of TAB-separated columns (4 default; more with extra columns enabled).
     var consoleColumns = 4
 
-    func parse(_ l: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
         switch format {
-        case .logDefault: return parseDefault(l)
-        case .logSyslog: return parseSyslog(l)
-        case .logCompact: return parseCompact(l)
-        case .consoleCopy: return parseConsole(l)
-        case .idevicesyslog: return parseIdevice(l)
+        case .logDefault: return parseDefault(line)
+        case .logSyslog: return parseSyslog(line)
+        case .logCompact: return parseCompact(line)
+        case .consoleCopy: return parseConsole(line)
+        case .idevicesyslog: return parseIdevice(line)
         default: return nil
         }
     }
@@ -66,134 +66,134 @@ struct LogRowParser {
     @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
 
     /// `YYYY-MM-DD HH:MM:SS` at `i`.
-    static func hasDateTime(_ l: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
-        guard l.count >= i + 19 else { return false }
+    static func hasDateTime(_ line: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        guard line.count >= i + 19 else { return false }
         let digitsAt = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
-        for d in digitsAt where !isDigit(l[i + d]) { return false }
-        return l[i + 4] == 45 && l[i + 7] == 45 && (l[i + 10] == 32 || l[i + 10] == 84) && l[i + 13] == 58
-            && l[i + 16] == 58
+        for digit in digitsAt where !isDigit(line[i + digit]) { return false }
+        return line[i + 4] == 45 && line[i + 7] == 45 && (line[i + 10] == 32 || line[i + 10] == 84) && line[i + 13] == 58
+            && line[i + 16] == 58
     }
 
     /// `HH:MM:SS` at `i`.
-    static func hasTime(_ l: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
-        guard l.count >= i + 8 else { return false }
-        return isDigit(l[i]) && isDigit(l[i + 1]) && l[i + 2] == 58 && isDigit(l[i + 3]) && isDigit(l[i + 4])
-            && l[i + 5] == 58 && isDigit(l[i + 6]) && isDigit(l[i + 7])
+    static func hasTime(_ line: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        guard line.count >= i + 8 else { return false }
+        return isDigit(line[i]) && isDigit(line[i + 1]) && line[i + 2] == 58 && isDigit(line[i + 3]) && isDigit(line[i + 4])
+            && line[i + 5] == 58 && isDigit(line[i + 6]) && isDigit(line[i + 7])
     }
 
-    static func skipSpaces(_ l: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
-        while i < l.count, l[i] == 32 { i += 1 }
+    static func skipSpaces(_ line: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        while i < line.count, line[i] == 32 { i += 1 }
     }
 
     /// End of the token starting at `i` (next space or end).
-    static func tokenEnd(_ l: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
-        var j = i
-        while j < l.count, l[j] != 32 { j += 1 }
-        return j
+    static func tokenEnd(_ line: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        var end = i
+        while end < line.count, line[end] != 32 { end += 1 }
+        return end
     }
 
     /// Skips `(library) ` and `[subsystem:category] ` prefixes.
-    static func messageStart(_ l: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var i = start
-        if i < l.count, l[i] == 40 /* ( */ {
-            var j = i + 1
-            while j < l.count, l[j] != 41, l[j] != 32 { j += 1 }
-            if j + 1 < l.count, l[j] == 41, l[j + 1] == 32 { i = j + 2 }
+    static func messageStart(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var offset = start
+        if offset < line.count, line[offset] == 40 /* ( */ {
+            var close = offset + 1
+            while close < line.count, line[close] != 41, line[close] != 32 { close += 1 }
+            if close + 1 < line.count, line[close] == 41, line[close + 1] == 32 { offset = close + 2 }
         }
-        if i < l.count, l[i] == 91 /* [ */ {
-            var j = i + 1
+        if offset < line.count, line[offset] == 91 /* [ */ {
+            var close = offset + 1
             var colon = false
-            while j < l.count, l[j] != 93, l[j] != 32 {
-                if l[j] == 58 { colon = true }
-                j += 1
+            while close < line.count, line[close] != 93, line[close] != 32 {
+                if line[close] == 58 { colon = true }
+                close += 1
             }
-            if colon, j < l.count, l[j] == 93 {
-                i = j + 1
-                if i < l.count, l[i] == 32 { i += 1 }
+            if colon, close < line.count, line[close] == 93 {
+                offset = close + 1
+                if offset < line.count, line[offset] == 32 { offset += 1 }
             }
         }
-        return min(i, l.count)
+        return min(offset, line.count)
     }
 
     // MARK: formats
 
     /// `2023-07-19 08:22:51.916784+0300 0x3058     Info        0x0                  599    0    proc: …`
-    func parseDefault(_ l: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
-        guard Self.hasDateTime(l, at: 0) else { return nil }
-        var i = 11
-        let timeEnd = Self.tokenEnd(l, i)
-        i = timeEnd
+    func parseDefault(_ line: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
+        guard Self.hasDateTime(line, at: 0) else { return nil }
+        var offset = 11
+        let timeEnd = Self.tokenEnd(line, offset)
+        offset = timeEnd
         // thread, type, activity, pid, ttl
         for field in 0..<5 {
-            Self.skipSpaces(l, &i)
-            guard i < l.count else { return nil }
+            Self.skipSpaces(line, &offset)
+            guard offset < line.count else { return nil }
             if field == 0 || field == 2 {
-                guard l[i] == 48, i + 1 < l.count, l[i + 1] == 120 else { return nil } // 0x
+                guard line[offset] == 48, offset + 1 < line.count, line[offset + 1] == 120 else { return nil } // 0x
             }
-            i = Self.tokenEnd(l, i)
+            offset = Self.tokenEnd(line, offset)
         }
-        Self.skipSpaces(l, &i)
-        let pStart = i
-        var j = i
-        while j + 1 < l.count, !(l[j] == 58 && l[j + 1] == 32) { j += 1 }
-        if j + 1 >= l.count {
+        Self.skipSpaces(line, &offset)
+        let pStart = offset
+        var separator = offset
+        while separator + 1 < line.count, !(line[separator] == 58 && line[separator + 1] == 32) { separator += 1 }
+        if separator + 1 >= line.count {
             // `proc:` at end of line (empty message)
-            guard l.count > pStart, l[l.count - 1] == 58 else { return nil }
-            return LogRowHeader(time: 0..<timeEnd, process: pStart..<(l.count - 1), messageStart: l.count)
+            guard line.count > pStart, line[line.count - 1] == 58 else { return nil }
+            return LogRowHeader(time: 0..<timeEnd, process: pStart..<(line.count - 1), messageStart: line.count)
         }
-        return LogRowHeader(time: 0..<timeEnd, process: pStart..<j, messageStart: Self.messageStart(l, from: j + 2))
+        return LogRowHeader(time: 0..<timeEnd, process: pStart..<separator, messageStart: Self.messageStart(line, from: separator + 2))
     }
 
     /// `2026-11-25 08:30:12.549911-0800  localhost liveactivitiesd[143]: (Lib) [sub:cat] message`
-    func parseSyslog(_ l: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
-        guard Self.hasDateTime(l, at: 0) else { return nil }
-        let timeEnd = Self.tokenEnd(l, 11)
-        var i = timeEnd
-        Self.skipSpaces(l, &i)
-        i = Self.tokenEnd(l, i) // host
-        Self.skipSpaces(l, &i)
-        let pStart = i
+    func parseSyslog(_ line: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
+        guard Self.hasDateTime(line, at: 0) else { return nil }
+        let timeEnd = Self.tokenEnd(line, 11)
+        var offset = timeEnd
+        Self.skipSpaces(line, &offset)
+        offset = Self.tokenEnd(line, offset) // host
+        Self.skipSpaces(line, &offset)
+        let pStart = offset
         // process[pid]:
-        var j = i
-        while j < l.count {
-            if l[j] == 91 /* [ */ {
-                var k = j + 1
-                while k < l.count, Self.isDigit(l[k]) { k += 1 }
-                if k > j + 1, k + 1 < l.count, l[k] == 93, l[k + 1] == 58 {
-                    let ms = k + 2 < l.count && l[k + 2] == 32 ? k + 3 : k + 2
-                    return LogRowHeader(time: 0..<timeEnd, process: pStart..<j,
-                                        messageStart: Self.messageStart(l, from: ms))
+        var bracket = offset
+        while bracket < line.count {
+            if line[bracket] == 91 /* [ */ {
+                var digitEnd = bracket + 1
+                while digitEnd < line.count, Self.isDigit(line[digitEnd]) { digitEnd += 1 }
+                if digitEnd > bracket + 1, digitEnd + 1 < line.count, line[digitEnd] == 93, line[digitEnd + 1] == 58 {
+                    let ms = digitEnd + 2 < line.count && line[digitEnd + 2] == 32 ? digitEnd + 3 : digitEnd + 2
+                    return LogRowHeader(time: 0..<timeEnd, process: pStart..<bracket,
+                                        messageStart: Self.messageStart(line, from: ms))
                 }
             }
-            j += 1
+            bracket += 1
         }
         return nil
     }
 
     /// `2026-11-26 07:05:47.900 E  liveactivitiesd[143:1d6ab] (SessionCore) [sub:cat] message`
-    func parseCompact(_ l: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
-        guard Self.hasDateTime(l, at: 0) else { return nil }
-        let timeEnd = Self.tokenEnd(l, 11)
-        guard timeEnd + 4 < l.count, l[timeEnd] == 32 else { return nil }
-        var i = timeEnd + 3 // two type characters
-        Self.skipSpaces(l, &i)
-        let pStart = i
-        var j = i
-        while j < l.count {
-            if l[j] == 91 {
-                var k = j + 1
-                while k < l.count, Self.isDigit(l[k]) { k += 1 }
-                if k > j + 1, k < l.count, l[k] == 58 {
-                    var e = k + 1
-                    while e < l.count, l[e] != 93, l[e] != 32 { e += 1 }
-                    if e < l.count, l[e] == 93 {
-                        let ms = e + 1 < l.count && l[e + 1] == 32 ? e + 2 : e + 1
-                        return LogRowHeader(time: 0..<timeEnd, process: pStart..<j,
-                                            messageStart: Self.messageStart(l, from: ms))
+    func parseCompact(_ line: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
+        guard Self.hasDateTime(line, at: 0) else { return nil }
+        let timeEnd = Self.tokenEnd(line, 11)
+        guard timeEnd + 4 < line.count, line[timeEnd] == 32 else { return nil }
+        var offset = timeEnd + 3 // two type characters
+        Self.skipSpaces(line, &offset)
+        let pStart = offset
+        var bracket = offset
+        while bracket < line.count {
+            if line[bracket] == 91 {
+                var digitEnd = bracket + 1
+                while digitEnd < line.count, Self.isDigit(line[digitEnd]) { digitEnd += 1 }
+                if digitEnd > bracket + 1, digitEnd < line.count, line[digitEnd] == 58 {
+                    var closeBracket = digitEnd + 1
+                    while closeBracket < line.count, line[closeBracket] != 93, line[closeBracket] != 32 { closeBracket += 1 }
+                    if closeBracket < line.count, line[closeBracket] == 93 {
+                        let ms = closeBracket + 1 < line.count && line[closeBracket + 1] == 32 ? closeBracket + 2 : closeBracket + 1
+                        return LogRowHeader(time: 0..<timeEnd, process: pStart..<bracket,
+                                            messageStart: Self.messageStart(line, from: ms))
                     }
                 }
             }
-            j += 1
+            bracket += 1
         }
         return nil
     }
@@ -202,24 +202,24 @@ struct LogRowParser {
                                           "signpost", "warning", "critical"].map { Array($0.utf8) }
 
     /// `error<TAB>10:15:31.354204-0800<TAB>liveactivitiesd<TAB>message` (+ extra columns before the message).
-    func parseConsole(_ l: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
+    func parseConsole(_ line: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
         var tab0 = 0
-        while tab0 < l.count, tab0 < 12, l[tab0] != 9 { tab0 += 1 }
-        guard tab0 < l.count, l[tab0] == 9, tab0 > 0 else { return nil }
+        while tab0 < line.count, tab0 < 12, line[tab0] != 9 { tab0 += 1 }
+        guard tab0 < line.count, line[tab0] == 9, tab0 > 0 else { return nil }
         var known = false
-        for t in Self.consoleTypes where t.count == tab0 {
+        for typeName in Self.consoleTypes where typeName.count == tab0 {
             var same = true
-            for k in 0..<tab0 where (l[k] | 0x20) != t[k] { same = false; break }
+            for index in 0..<tab0 where (line[index] | 0x20) != typeName[index] { same = false; break }
             if same { known = true; break }
         }
         guard known else { return nil }
         let tStart = tab0 + 1
-        guard Self.hasTime(l, at: tStart) || Self.hasDateTime(l, at: tStart) else { return nil }
+        guard Self.hasTime(line, at: tStart) || Self.hasDateTime(line, at: tStart) else { return nil }
         var tabs: [Int] = [tab0]
-        var j = tStart
-        while j < l.count, tabs.count < consoleColumns - 1 {
-            if l[j] == 9 { tabs.append(j) }
-            j += 1
+        var cursor = tStart
+        while cursor < line.count, tabs.count < consoleColumns - 1 {
+            if line[cursor] == 9 { tabs.append(cursor) }
+            cursor += 1
         }
         guard tabs.count >= 3 else { return nil }
         let time = tStart..<tabs[1]
@@ -228,35 +228,35 @@ struct LogRowParser {
     }
 
     /// `Jun 21 13:15:14 Device-Name process[pid] <Notice>: message` (also `process(lib)[pid]`).
-    func parseIdevice(_ l: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
-        guard l.count > 16, l[0] >= 65, l[0] <= 90, l[3] == 32 else { return nil }
-        var i = 4
-        Self.skipSpaces(l, &i)
-        while i < l.count, Self.isDigit(l[i]) { i += 1 }
-        guard i < l.count, l[i] == 32 else { return nil }
-        i += 1
-        guard Self.hasTime(l, at: i) else { return nil }
-        let timeEnd = i + 8
-        i = timeEnd
-        Self.skipSpaces(l, &i)
-        i = Self.tokenEnd(l, i) // device name
-        Self.skipSpaces(l, &i)
-        let pStart = i
-        var j = i
-        while j < l.count, l[j] != 91, l[j] != 40, l[j] != 32 { j += 1 }
-        guard j < l.count, l[j] == 91 || l[j] == 40 else { return nil }
-        let pEnd = j
-        while j < l.count, l[j] != 93 { j += 1 } // to `]` after pid
-        guard j < l.count else { return nil }
-        j += 1
-        Self.skipSpaces(l, &j)
-        if j < l.count, l[j] == 60 /* < */ {
-            while j < l.count, l[j] != 62 { j += 1 }
-            j += 1
+    func parseIdevice(_ line: UnsafeBufferPointer<UInt8>) -> LogRowHeader? {
+        guard line.count > 16, line[0] >= 65, line[0] <= 90, line[3] == 32 else { return nil }
+        var offset = 4
+        Self.skipSpaces(line, &offset)
+        while offset < line.count, Self.isDigit(line[offset]) { offset += 1 }
+        guard offset < line.count, line[offset] == 32 else { return nil }
+        offset += 1
+        guard Self.hasTime(line, at: offset) else { return nil }
+        let timeEnd = offset + 8
+        offset = timeEnd
+        Self.skipSpaces(line, &offset)
+        offset = Self.tokenEnd(line, offset) // device name
+        Self.skipSpaces(line, &offset)
+        let pStart = offset
+        var cursor = offset
+        while cursor < line.count, line[cursor] != 91, line[cursor] != 40, line[cursor] != 32 { cursor += 1 }
+        guard cursor < line.count, line[cursor] == 91 || line[cursor] == 40 else { return nil }
+        let pEnd = cursor
+        while cursor < line.count, line[cursor] != 93 { cursor += 1 } // to `]` after pid
+        guard cursor < line.count else { return nil }
+        cursor += 1
+        Self.skipSpaces(line, &cursor)
+        if cursor < line.count, line[cursor] == 60 /* < */ {
+            while cursor < line.count, line[cursor] != 62 { cursor += 1 }
+            cursor += 1
         }
-        if j < l.count, l[j] == 58 { j += 1 }
-        Self.skipSpaces(l, &j)
-        return LogRowHeader(time: 0..<timeEnd, process: pStart..<pEnd, messageStart: min(j, l.count))
+        if cursor < line.count, line[cursor] == 58 { cursor += 1 }
+        Self.skipSpaces(line, &cursor)
+        return LogRowHeader(time: 0..<timeEnd, process: pStart..<pEnd, messageStart: min(cursor, line.count))
     }
 }
 
@@ -266,19 +266,19 @@ extension DeviceLogFormat {
     static func detect(lines: [[UInt8]]) -> (DeviceLogFormat, Int)? {
         var significant: [[UInt8]] = []
         for line in lines {
-            let s = String(decoding: line.prefix(200), as: UTF8.self)
-            let t = s.trimmingCharacters(in: .whitespaces)
-            if t.isEmpty || t.hasPrefix("Filtering the log data") || t.hasPrefix("Skipping ") { continue }
-            if t.hasPrefix("Timestamp") {
-                if t.contains("Thread") && t.contains("Type") { return (.logDefault, 4) }
-                if t.contains("(process)[PID]") { return (.logSyslog, 4) }
-                if t.contains("Ty ") && t.contains("Process[PID:TID]") { return (.logCompact, 4) }
+            let text = String(decoding: line.prefix(200), as: UTF8.self)
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("Filtering the log data") || trimmed.hasPrefix("Skipping ") { continue }
+            if trimmed.hasPrefix("Timestamp") {
+                if trimmed.contains("Thread") && trimmed.contains("Type") { return (.logDefault, 4) }
+                if trimmed.contains("(process)[PID]") { return (.logSyslog, 4) }
+                if trimmed.contains("Ty ") && trimmed.contains("Process[PID:TID]") { return (.logCompact, 4) }
                 continue
             }
             if significant.isEmpty {
-                if t.hasPrefix("[") { return (.logJSON, 4) }
-                if t.hasPrefix("{") && (t.contains("\"eventMessage\"") || t.contains("\"timestamp\"")
-                                        || t.contains("\"messageType\"") || t.contains("\"count\"")) {
+                if trimmed.hasPrefix("[") { return (.logJSON, 4) }
+                if trimmed.hasPrefix("{") && (trimmed.contains("\"eventMessage\"") || trimmed.contains("\"timestamp\"")
+                                        || trimmed.contains("\"messageType\"") || trimmed.contains("\"count\"")) {
                     return (.logNDJSON, 4)
                 }
             }
@@ -289,17 +289,17 @@ extension DeviceLogFormat {
         // Console copy: the column count is the most common TAB count among rows.
         var tabCounts: [Int: Int] = [:]
         for line in significant {
-            let n = line.reduce(0) { $0 + ($1 == 9 ? 1 : 0) }
-            if n >= 3 { tabCounts[n + 1, default: 0] += 1 }
+            let tabCount = line.reduce(0) { $0 + ($1 == 9 ? 1 : 0) }
+            if tabCount >= 3 { tabCounts[tabCount + 1, default: 0] += 1 }
         }
         let columns = tabCounts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key ?? 4
         var best: (DeviceLogFormat, Int)?
-        for f in textFormats {
-            let parser = LogRowParser(format: f, consoleColumns: columns)
+        for candidate in textFormats {
+            let parser = LogRowParser(format: candidate, consoleColumns: columns)
             let hits = significant.reduce(0) { n, line in
                 n + (line.withUnsafeBufferPointer { parser.parse($0) } != nil ? 1 : 0)
             }
-            if hits > (best?.1 ?? 0) { best = (f, hits) }
+            if hits > (best?.1 ?? 0) { best = (candidate, hits) }
         }
         guard let (format, hits) = best, hits * 3 >= min(significant.count, 3) else { return nil }
         return (format, columns)

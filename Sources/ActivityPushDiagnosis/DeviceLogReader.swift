@@ -42,8 +42,8 @@ public struct DeviceLogReader {
         var sample: [UInt8] = []
         var ended = false
         while sample.count < 65_536 {
-            guard let c = try chunks() else { ended = true; break }
-            sample += c
+            guard let chunk = try chunks() else { ended = true; break }
+            sample += chunk
         }
         try Self.rejectBinary(sample, name: name)
         let sampleLines = Self.splitLines(sample.prefix(65_536), max: 200)
@@ -56,7 +56,7 @@ public struct DeviceLogReader {
         }
         var pending: [UInt8]? = sample
         let next: () throws -> [UInt8]? = {
-            if let p = pending { pending = nil; return p }
+            if let held = pending { pending = nil; return held }
             if ended { return nil }
             return try chunks()
         }
@@ -83,14 +83,14 @@ public struct DeviceLogReader {
             if isDir.boolValue {
                 throw DeviceLogError(.isDirectory, input: path, "\(path): is a directory", fix: "for a .logarchive run `log show --archive \(path) --style ndjson > log.ndjson` on a Mac and pass that file")
             }
-            guard let h = FileHandle(forReadingAtPath: path) else { throw DeviceLogError(.unreadable, input: path, "\(path): cannot be opened for reading") }
-            handle = h
+            guard let opened = FileHandle(forReadingAtPath: path) else { throw DeviceLogError(.unreadable, input: path, "\(path): cannot be opened for reading") }
+            handle = opened
         }
         defer { if path != "-" { try? handle.close() } }
         return try read(name: path == "-" ? "standard input" : path, chunks: {
             do {
-                guard let d = try handle.read(upToCount: 1 << 20), !d.isEmpty else { return nil }
-                return [UInt8](d)
+                guard let data = try handle.read(upToCount: 1 << 20), !data.isEmpty else { return nil }
+                return [UInt8](data)
             } catch {
                 throw DeviceLogError(.unreadable, input: path, "\(path): read failed: \(error.localizedDescription)")
             }
@@ -104,10 +104,10 @@ public struct DeviceLogReader {
         var current: (time: String, process: String, message: [UInt8], dropped: Int, line: Int)?
         var lineNumber = 0
         func flush() throws {
-            if let c = current {
-                try onEntry(DeviceLogEntry(time: c.time, process: c.process,
-                                           message: Self.capped(c.message, dropped: c.dropped),
-                                           line: c.line, index: nil))
+            if let collected = current {
+                try onEntry(DeviceLogEntry(time: collected.time, process: collected.process,
+                                           message: Self.capped(collected.message, dropped: collected.dropped),
+                                           line: collected.line, index: nil))
             }
             current = nil
         }
@@ -119,13 +119,13 @@ public struct DeviceLogReader {
         }
         try forEachLine(next, maxLine: Self.maxMessageBytes) { line, dropped in
             lineNumber += 1
-            if let h = parser.parse(line) {
+            if let header = parser.parse(line) {
                 try flush()
-                let proc = UnsafeBufferPointer(rebasing: line[h.process])
+                let proc = UnsafeBufferPointer(rebasing: line[header.process])
                 guard wanted.contains(where: { Self.equal(proc, $0) }) else { return }
-                current = (String(decoding: UnsafeBufferPointer(rebasing: line[h.time]), as: UTF8.self),
+                current = (String(decoding: UnsafeBufferPointer(rebasing: line[header.time]), as: UTF8.self),
                            String(decoding: proc, as: UTF8.self), [], 0, lineNumber)
-                append(UnsafeBufferPointer(rebasing: line[h.messageStart...]), dropped: dropped)
+                append(UnsafeBufferPointer(rebasing: line[header.messageStart...]), dropped: dropped)
             } else if current != nil {
                 if Self.isPreambleOrFooter(line) { return }
                 [UInt8(10)].withUnsafeBufferPointer { append($0, dropped: 0) }
@@ -137,11 +137,11 @@ public struct DeviceLogReader {
 
     /// A continuation line's text: Console copies may start it with TABs (empty columns); idevicesyslog indents.
     private static func continuation(_ line: UnsafeBufferPointer<UInt8>, format: DeviceLogFormat) -> [UInt8] {
-        var i = 0
+        var textStart = 0
         if format == .consoleCopy || format == .idevicesyslog {
-            while i < line.count, line[i] == 9 || (format == .idevicesyslog && line[i] == 32) { i += 1 }
+            while textStart < line.count, line[textStart] == 9 || (format == .idevicesyslog && line[textStart] == 32) { textStart += 1 }
         }
-        return Array(UnsafeBufferPointer(rebasing: line[i...]))
+        return Array(UnsafeBufferPointer(rebasing: line[textStart...]))
     }
 
     private static func isPreambleOrFooter(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -157,15 +157,15 @@ public struct DeviceLogReader {
         var lineNumber = 0
         try forEachLine(next, maxLine: Self.maxElementBytes) { line, dropped in
             lineNumber += 1
-            var i = 0
-            while i < line.count, line[i] == 32 || line[i] == 9 { i += 1 }
-            guard i < line.count, line[i] == 123 /* { */, mentionsWanted(line) else { return }
+            var offset = 0
+            while offset < line.count, line[offset] == 32 || line[offset] == 9 { offset += 1 }
+            guard offset < line.count, line[offset] == 123 /* { */, mentionsWanted(line) else { return }
             if dropped > 0 {
                 onWarning("\(name):\(lineNumber): line is longer than \(Self.maxElementBytes) bytes (\(line.count + dropped)); skipped")
                 return
             }
             switch Self.parseElement(Array(line), line: lineNumber, index: nil) {
-            case .entry(let e): if processes.contains(e.process) { try onEntry(e) }
+            case .entry(let entry): if processes.contains(entry.process) { try onEntry(entry) }
             case .notJSON(let why): onWarning("\(name):\(lineNumber): line is not JSON (\(why)); skipped")
             case .noMessage: break
             }
@@ -206,9 +206,9 @@ public struct DeviceLogReader {
             let wantedHere = element.withUnsafeBufferPointer { mentionsWanted($0) }
             guard wantedHere else {
                 // Cheap shape check on elements not parsed: an object starts with a key or is empty.
-                var k = 1
-                while k < element.count, element[k] == 32 || element[k] == 10 || element[k] == 13 || element[k] == 9 { k += 1 }
-                if element.first == 123, k < element.count, element[k] != 34, element[k] != 125 {
+                var offset = 1
+                while offset < element.count, element[offset] == 32 || element[offset] == 10 || element[offset] == 13 || element[offset] == 9 { offset += 1 }
+                if element.first == 123, offset < element.count, element[offset] != 34, element[offset] != 125 {
                     warn("element \(index) is not JSON (\"\(Self.preview(Array(element.prefix(40))))\"); skipped")
                 } else {
                     good += 1
@@ -216,50 +216,50 @@ public struct DeviceLogReader {
                 return
             }
             switch Self.parseElement(element, line: nil, index: index) {
-            case .entry(let e):
+            case .entry(let entry):
                 good += 1
-                if processes.contains(e.process) { try onEntry(e) }
+                if processes.contains(entry.process) { try onEntry(entry) }
             case .noMessage: good += 1
             case .notJSON(let why): warn("element \(index) is not JSON (\(why)); skipped")
             }
         }
         while let chunk = try next() {
             try chunk.withUnsafeBufferPointer { buf in
-                var i = 0
+                var offset = 0
                 var elementStart = depth >= 1 ? 0 : -1
                 func keep(_ upTo: Int) {  // bytes [elementStart, upTo) of this chunk belong to the element
-                    let n = upTo - max(elementStart, 0)
-                    guard n > 0 else { return }
+                    let length = upTo - max(elementStart, 0)
+                    guard length > 0 else { return }
                     let room = max(0, Self.maxElementBytes + 1 - element.count)
                     let from = max(elementStart, 0)
-                    element += UnsafeBufferPointer(rebasing: buf[from..<(from + min(n, room))])
-                    elementBytes += n
+                    element += UnsafeBufferPointer(rebasing: buf[from..<(from + min(length, room))])
+                    elementBytes += length
                 }
-                while i < buf.count {
-                    let c = buf[i]
+                while offset < buf.count {
+                    let byte = buf[offset]
                     if !inArray {
                         // Preamble lines ("Filtering…", "Skipping…") until the line that opens the array; after
                         // the closing `]`, anything but white space is reported once.
                         if closed {
-                            if c != 32 && c != 10 && c != 13 && c != 9 && garbageAt == nil {
+                            if byte != 32 && byte != 10 && byte != 13 && byte != 9 && garbageAt == nil {
                                 garbageAt = index
                                 warn("text after the closing ']' of the array; ignored")
                             }
-                            i += 1
+                            offset += 1
                             continue
                         }
-                        if atLineStart { skippingLine = c != 91 }
-                        atLineStart = c == 10
-                        if !skippingLine, c == 91 { inArray = true }
-                        i += 1
+                        if atLineStart { skippingLine = byte != 91 }
+                        atLineStart = byte == 10
+                        if !skippingLine, byte == 91 { inArray = true }
+                        offset += 1
                         continue
                     }
                     if inString {
-                        if escaped { escaped = false } else if c == 92 { escaped = true } else if c == 34 { inString = false }
-                        i += 1
+                        if escaped { escaped = false } else if byte == 92 { escaped = true } else if byte == 34 { inString = false }
+                        offset += 1
                         continue
                     }
-                    switch c {
+                    switch byte {
                     case 34:
                         inString = true
                         if depth == 0, garbageAt != index {  // a bare string element
@@ -267,11 +267,11 @@ public struct DeviceLogReader {
                             warn("stray text before element \(index) (a value that is not an object); ignored")
                         }
                     case 123, 91:
-                        if depth == 0 { elementStart = i }
+                        if depth == 0 { elementStart = offset }
                         depth += 1
                     case 125, 93:
                         if depth == 0 {
-                            if c == 93 { inArray = false; closed = true; atLineStart = false; skippingLine = true }
+                            if byte == 93 { inArray = false; closed = true; atLineStart = false; skippingLine = true }
                             else if garbageAt != index {
                                 garbageAt = index
                                 warn("stray '}' before element \(index); ignored")
@@ -280,7 +280,7 @@ public struct DeviceLogReader {
                         }
                         depth -= 1
                         if depth == 0 {
-                            keep(i + 1)
+                            keep(offset + 1)
                             elementStart = -1
                             try finishElement()
                         }
@@ -288,10 +288,10 @@ public struct DeviceLogReader {
                     default:
                         if depth == 0, garbageAt != index {
                             garbageAt = index
-                            warn("stray text before element \(index) (\"\(Self.preview(Array(buf[i..<min(buf.count, i + 40)])))\"); ignored")
+                            warn("stray text before element \(index) (\"\(Self.preview(Array(buf[offset..<min(buf.count, offset + 40)])))\"); ignored")
                         }
                     }
-                    i += 1
+                    offset += 1
                 }
                 if depth >= 1, elementStart >= 0 { keep(buf.count) }
             }
@@ -315,7 +315,7 @@ public struct DeviceLogReader {
     }
 
     static func parseElement(_ bytes: [UInt8], line: Int?, index: Int?) -> ParsedElement {
-        if let e = entry(fromJSON: bytes, line: line, index: index) { return .entry(e) }
+        if let parsed = entry(fromJSON: bytes, line: line, index: index) { return .entry(parsed) }
         let doc = JSONReader.read(bytes)
         guard doc.root != nil, doc.problems.isEmpty else {
             return .notJSON(doc.problems.first.map { "\($0.message) at column \($0.position.column)" } ?? "not JSON")
@@ -326,11 +326,11 @@ public struct DeviceLogReader {
     /// Builds an entry from one `log --style json|ndjson` object. nil for footers and objects without a message.
     static func entry(fromJSON bytes: [UInt8], line: Int?, index: Int?) -> DeviceLogEntry? {
         // Fast path: read only the four top-level string fields needed; fall back to the full reader.
-        if let f = bytes.withUnsafeBufferPointer({ TopLevelStringFields.scan($0) }) {
-            guard let message = f.message else { return nil }
-            var process = f.process ?? ""
-            if process.isEmpty, let path = f.imagePath { process = String(path.split(separator: "/").last ?? "") }
-            return DeviceLogEntry(time: f.timestamp ?? "", process: process, message: capped(message), line: line, index: index)
+        if let fields = bytes.withUnsafeBufferPointer({ TopLevelStringFields.scan($0) }) {
+            guard let message = fields.message else { return nil }
+            var process = fields.process ?? ""
+            if process.isEmpty, let path = fields.imagePath { process = String(path.split(separator: "/").last ?? "") }
+            return DeviceLogEntry(time: fields.timestamp ?? "", process: process, message: capped(message), line: line, index: index)
         }
         guard let root = JSONReader.read(bytes).root, let message = root["eventMessage"]?.value.stringValue else {
             return nil
@@ -359,23 +359,23 @@ public struct DeviceLogReader {
         while let chunk = try next() {
             try chunk.withUnsafeBufferPointer { buf in
                 var start = 0
-                var i = 0
-                let n = buf.count
-                while i < n {
-                    if buf[i] == 10 {
-                        if carry.isEmpty && dropped == 0 && i - start <= maxLine {
-                            try body(Self.dropCR(UnsafeBufferPointer(rebasing: buf[start..<i])), 0)
+                var offset = 0
+                let length = buf.count
+                while offset < length {
+                    if buf[offset] == 10 {
+                        if carry.isEmpty && dropped == 0 && offset - start <= maxLine {
+                            try body(Self.dropCR(UnsafeBufferPointer(rebasing: buf[start..<offset])), 0)
                         } else {
-                            hold(UnsafeBufferPointer(rebasing: buf[start..<i]))
+                            hold(UnsafeBufferPointer(rebasing: buf[start..<offset]))
                             try carry.withUnsafeBufferPointer { try body(Self.dropCR($0), dropped) }
                             carry.removeAll(keepingCapacity: carry.count <= 1 << 16)
                             dropped = 0
                         }
-                        start = i + 1
+                        start = offset + 1
                     }
-                    i += 1
+                    offset += 1
                 }
-                if start < n { hold(UnsafeBufferPointer(rebasing: buf[start..<n])) }
+                if start < length { hold(UnsafeBufferPointer(rebasing: buf[start..<length])) }
             }
         }
         if !carry.isEmpty { try carry.withUnsafeBufferPointer { try body(Self.dropCR($0), dropped) } }
@@ -411,45 +411,45 @@ public struct DeviceLogReader {
     }
 
     static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        let n = needle.count, m = hay.count
-        guard n > 0, m >= n else { return false }
+        let needleCount = needle.count, hayCount = hay.count
+        guard needleCount > 0, hayCount >= needleCount else { return false }
         let first = needle[0]
-        var i = 0
-        while i <= m - n {
-            if hay[i] == first {
-                var k = 1
-                while k < n, hay[i + k] == needle[k] { k += 1 }
-                if k == n { return true }
+        var offset = 0
+        while offset <= hayCount - needleCount {
+            if hay[offset] == first {
+                var matched = 1
+                while matched < needleCount, hay[offset + matched] == needle[matched] { matched += 1 }
+                if matched == needleCount { return true }
             }
-            i += 1
+            offset += 1
         }
         return false
     }
 
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
-        for i in 0..<a.count where a[i] != b[i] { return false }
+        for index in 0..<a.count where a[index] != b[index] { return false }
         return true
     }
 
     static func startsWith(_ a: UnsafeBufferPointer<UInt8>, _ s: String) -> Bool {
-        let b = Array(s.utf8)
-        guard a.count >= b.count else { return false }
-        for i in 0..<b.count where a[i] != b[i] { return false }
+        let prefix = Array(s.utf8)
+        guard a.count >= prefix.count else { return false }
+        for index in 0..<prefix.count where a[index] != prefix[index] { return false }
         return true
     }
 
     static func splitLines(_ bytes: ArraySlice<UInt8>, max: Int) -> [[UInt8]] {
         var out: [[UInt8]] = []
         var cur: [UInt8] = []
-        for b in bytes {
-            if b == 10 {
+        for byte in bytes {
+            if byte == 10 {
                 if cur.last == 13 { cur.removeLast() }
                 out.append(cur)
                 cur = []
                 if out.count >= max { return out }
             } else {
-                cur.append(b)
+                cur.append(byte)
             }
         }
         if !cur.isEmpty { out.append(cur) }
@@ -457,9 +457,9 @@ public struct DeviceLogReader {
     }
 
     static func trimTrailing(_ s: String) -> String {
-        var t = Substring(s)
-        while let l = t.last, l == " " || l == "\n" || l == "\r" || l == "\t" { t = t.dropLast() }
-        return String(t)
+        var trimmed = Substring(s)
+        while let last = trimmed.last, last == " " || last == "\n" || last == "\r" || last == "\t" { trimmed = trimmed.dropLast() }
+        return String(trimmed)
     }
 
     private static func preview(_ line: [UInt8]) -> String {
@@ -481,11 +481,11 @@ public struct DeviceLogReader {
         // Invalid UTF-8 in the sample (ignoring a sequence cut at the sample's end).
         var probe = sample[...]
         if sample.count >= 65_536 {  // drop only a sequence the sample's end cuts short
-            var k = probe.endIndex - 1
-            while k > probe.startIndex, probe.endIndex - k < 4, probe[k] & 0xC0 == 0x80 { k -= 1 }
-            if k >= probe.startIndex, probe[k] >= 0xC0 {
-                let need = probe[k] >= 0xF0 ? 4 : probe[k] >= 0xE0 ? 3 : 2
-                if probe.endIndex - k < need { probe = probe[..<k] }
+            var lead = probe.endIndex - 1
+            while lead > probe.startIndex, probe.endIndex - lead < 4, probe[lead] & 0xC0 == 0x80 { lead -= 1 }
+            if lead >= probe.startIndex, probe[lead] >= 0xC0 {
+                let need = probe[lead] >= 0xF0 ? 4 : probe[lead] >= 0xE0 ? 3 : 2
+                if probe.endIndex - lead < need { probe = probe[..<lead] }
             }
         }
         if String(bytes: probe, encoding: .utf8) == nil {

@@ -43,24 +43,24 @@ public struct LiveActivityLogEvent: Sendable {
     }
 
     /// The same object as ``json``, appended as indented UTF-8 JSON text (fast path for large logs).
-    public func appendJSON(to o: inout [UInt8], indent: String = "  ") {
-        func raw(_ s: String) { o += s.utf8 }
-        func str(_ s: String) {
-            o.append(34)
-            for c in s.utf8 {
-                switch c {
-                case 34: o += [92, 34]
-                case 92: o += [92, 92]
-                case 10: o += [92, 110]
-                case 13: o += [92, 114]
-                case 9: o += [92, 116]
+    public func appendJSON(to output: inout [UInt8], indent: String = "  ") {
+        func raw(_ s: String) { output += s.utf8 }
+        func str(_ text: String) {
+            output.append(34)
+            for byte in text.utf8 {
+                switch byte {
+                case 34: output += [92, 34]
+                case 92: output += [92, 92]
+                case 10: output += [92, 110]
+                case 13: output += [92, 114]
+                case 9: output += [92, 116]
                 case 0..<32:
                     let hex = Array("0123456789abcdef".utf8)
-                    o += [92, 117, 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]]
-                default: o.append(c)
+                    output += [92, 117, 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                default: output.append(byte)
                 }
             }
-            o.append(34)
+            output.append(34)
         }
         let i2 = indent + "  "
         raw(indent + "{\n" + i2 + "\"time\": "); str(time)
@@ -72,7 +72,7 @@ public struct LiveActivityLogEvent: Sendable {
         for (n, c) in likelyCauses.enumerated() { if n > 0 { raw(", ") }; str(c) }
         raw("],\n" + i2 + "\"message\": "); str(message)
         if let index { raw(",\n" + i2 + "\"index\": \(index)") } else if let line { raw(",\n" + i2 + "\"line\": \(line)") }
-        if let p = pairing { raw(",\n" + i2 + "\"cause\": " + JSONWriter.compact(p.json)) }
+        if let cause = pairing { raw(",\n" + i2 + "\"cause\": " + JSONWriter.compact(cause.json)) }
         raw("\n" + indent + "}")
     }
 
@@ -85,7 +85,7 @@ public struct LiveActivityLogEvent: Sendable {
             ("message", .string(message)),
         ]
         if let index { pairs.append(("index", JSONValue.int(index))) } else if let line { pairs.append(("line", JSONValue.int(line))) }
-        if let p = pairing { pairs.append(("cause", p.json)) }
+        if let cause = pairing { pairs.append(("cause", cause.json)) }
         return JSONValue.obj(pairs)
     }
 }
@@ -116,52 +116,52 @@ public struct LiveActivityLogAnalyzer {
         guard entry.process == "liveactivitiesd", let pattern = LogLineCatalog.pattern(for: entry.message) else {
             return nil
         }
-        if let since, let t = LogTimestamp.parse(entry.time), !t.isAtOrAfter(since) { return nil }
-        var e = LiveActivityLogEvent(time: entry.time, process: entry.process, kind: pattern.kind,
+        if let since, let stamp = LogTimestamp.parse(entry.time), !stamp.isAtOrAfter(since) { return nil }
+        var event = LiveActivityLogEvent(time: entry.time, process: entry.process, kind: pattern.kind,
                                      bundle: LogLineCatalog.bundle(in: entry.message, kind: pattern.kind),
                                      likelyCauses: pattern.likelyCauses, message: entry.message,
                                      line: entry.line, index: entry.index)
-        e.contextBundle = e.bundle ?? lastTopicBundle
-        e.contextToken = lastToken
-        if let want = bundleID, let have = e.contextBundle, have != want { return nil }
-        return e
+        event.contextBundle = event.bundle ?? lastTopicBundle
+        event.contextToken = lastToken
+        if let want = bundleID, let have = event.contextBundle, have != want { return nil }
+        return event
     }
 
     private static let topicMarker = Array("Received message for enabled topic '".utf8)
     private static let tokenMarker = Array("for device token: ".utf8)
 
     private mutating func noteApsd(_ message: String) {
-        var m = message
-        m.withUTF8 { b in
-            guard let t = Self.find(b, Self.topicMarker) else { return }
+        var text = message
+        text.withUTF8 { bytes in
+            guard let topicStart = Self.find(bytes, Self.topicMarker) else { return }
             lastTopicBundle = nil
             lastToken = nil
-            var e = t
-            while e < b.count, b[e] != 39 { e += 1 }
-            if e > t, b[t] != 60 /* < */ {
-                let topic = String(decoding: UnsafeBufferPointer(rebasing: b[t..<e]), as: UTF8.self)
+            var topicEnd = topicStart
+            while topicEnd < bytes.count, bytes[topicEnd] != 39 { topicEnd += 1 }
+            if topicEnd > topicStart, bytes[topicStart] != 60 /* < */ {
+                let topic = String(decoding: UnsafeBufferPointer(rebasing: bytes[topicStart..<topicEnd]), as: UTF8.self)
                 lastTopicBundle = LiveActivityPush.bundleID(fromTopic: topic)
             }
-            if let k = Self.find(b, Self.tokenMarker) {
-                var j = k
-                while j < b.count, (b[j] >= 48 && b[j] <= 57) || (b[j] | 0x20 >= 97 && b[j] | 0x20 <= 102) { j += 1 }
-                if j - k >= 8 { lastToken = String(decoding: UnsafeBufferPointer(rebasing: b[k..<j]), as: UTF8.self).lowercased() }
+            if let tokenStart = Self.find(bytes, Self.tokenMarker) {
+                var tokenEnd = tokenStart
+                while tokenEnd < bytes.count, (bytes[tokenEnd] >= 48 && bytes[tokenEnd] <= 57) || (bytes[tokenEnd] | 0x20 >= 97 && bytes[tokenEnd] | 0x20 <= 102) { tokenEnd += 1 }
+                if tokenEnd - tokenStart >= 8 { lastToken = String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart..<tokenEnd]), as: UTF8.self).lowercased() }
             }
         }
     }
 
     /// Index just after the first occurrence of `needle`, or nil.
     private static func find(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Int? {
-        let n = needle.count
-        guard hay.count >= n else { return nil }
-        var i = 0
-        while i <= hay.count - n {
-            if hay[i] == needle[0] {
-                var k = 1
-                while k < n, hay[i + k] == needle[k] { k += 1 }
-                if k == n { return i + n }
+        let needleCount = needle.count
+        guard hay.count >= needleCount else { return nil }
+        var offset = 0
+        while offset <= hay.count - needleCount {
+            if hay[offset] == needle[0] {
+                var matched = 1
+                while matched < needleCount, hay[offset + matched] == needle[matched] { matched += 1 }
+                if matched == needleCount { return offset + needleCount }
             }
-            i += 1
+            offset += 1
         }
         return nil
     }

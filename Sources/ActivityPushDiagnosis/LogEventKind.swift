@@ -86,8 +86,8 @@ public struct LogLinePattern: Sendable {
 
     func matches(_ message: String) -> Bool {
         switch match {
-        case .contains(let t): return message.contains(t)
-        case .exactly(let t): return message == t || message.hasPrefix(t + ":")
+        case .contains(let text): return message.contains(text)
+        case .exactly(let text): return message == text || message.hasPrefix(text + ":")
         }
     }
 }
@@ -162,23 +162,23 @@ public enum LogLineCatalog {
     ]
 
     /// Each pattern's text as UTF-8, for matching on bytes (String.contains is slow on Linux).
-    private static let needles: [(bytes: [UInt8], exact: Bool)] = patterns.map { p in
-        switch p.match {
-        case .contains(let t): return (Array(t.utf8), false)
-        case .exactly(let t): return (Array(t.utf8), true)
+    private static let needles: [(bytes: [UInt8], exact: Bool)] = patterns.map { pattern in
+        switch pattern.match {
+        case .contains(let text): return (Array(text.utf8), false)
+        case .exactly(let text): return (Array(text.utf8), true)
         }
     }
 
     /// The pattern a `liveactivitiesd` message matches, or nil for lines the analyzer does not report.
     public static func pattern(for message: String) -> LogLinePattern? {
-        var m = message
-        return m.withUTF8 { buf in
-            for (i, n) in needles.enumerated() {
-                if n.exact {
-                    if buf.count == n.bytes.count || (buf.count > n.bytes.count && buf[n.bytes.count] == 58),
-                       buf.starts(with: n.bytes) { return patterns[i] }
-                } else if DeviceLogReader.contains(buf, n.bytes) {
-                    return patterns[i]
+        var text = message
+        return text.withUTF8 { buf in
+            for (index, needle) in needles.enumerated() {
+                if needle.exact {
+                    if buf.count == needle.bytes.count || (buf.count > needle.bytes.count && buf[needle.bytes.count] == 58),
+                       buf.starts(with: needle.bytes) { return patterns[index] }
+                } else if DeviceLogReader.contains(buf, needle.bytes) {
+                    return patterns[index]
                 }
             }
             return nil
@@ -199,15 +199,15 @@ public enum LogLineCatalog {
         case .receivedPushToStart: marker = "notification for "
         default: return nil
         }
-        guard let r = message.utf8.firstRange(of: marker.utf8) else { return nil }
-        let rest = message.utf8[r.upperBound...]
+        guard let markerRange = message.utf8.firstRange(of: marker.utf8) else { return nil }
+        let rest = message.utf8[markerRange.upperBound...]
         var end = rest.endIndex
-        var k = rest.startIndex
-        while k < rest.endIndex {
-            let c = rest[k]
-            if c == 59 || c == 10 || c == 44 || c == 32 { end = k; break } // ; newline , space
-            if c == 58, rest.index(after: k) < rest.endIndex, rest[rest.index(after: k)] == 58 { end = k; break } // ::
-            k = rest.index(after: k)
+        var index = rest.startIndex
+        while index < rest.endIndex {
+            let byte = rest[index]
+            if byte == 59 || byte == 10 || byte == 44 || byte == 32 { end = index; break } // ; newline , space
+            if byte == 58, rest.index(after: index) < rest.endIndex, rest[rest.index(after: index)] == 58 { end = index; break } // ::
+            index = rest.index(after: index)
         }
         let value = String(decoding: rest[rest.startIndex..<end], as: UTF8.self)
         guard !value.isEmpty, !value.hasPrefix("<") else { return nil }

@@ -43,15 +43,15 @@ public struct LogTimestamp: Sendable, Hashable {
     /// UNIX seconds when the date and the offset are both known (`offset` fills a missing offset).
     public func unixSeconds(assumingOffset offset: Int? = nil, assumingDateOf fallback: Double? = nil) -> Double? {
         guard let off = utcOffset ?? offset else { return nil }
-        var y = year, m = month, d = day
-        if y == nil || m == nil || d == nil, let fallback {
+        var knownYear = year, knownMonth = month, knownDay = day
+        if knownYear == nil || knownMonth == nil || knownDay == nil, let fallback {
             guard fallback.isFinite, Self.unixSecondsRange.contains(fallback) else { return nil }
             // Take the calendar date of the fallback instant in this offset.
             let comps = Self.civil(fromDays: Int(((fallback + Double(off)) / 86_400).rounded(.down)))
-            if m == nil || d == nil { m = comps.1; d = comps.2 }
-            y = y ?? comps.0
+            if knownMonth == nil || knownDay == nil { knownMonth = comps.1; knownDay = comps.2 }
+            knownYear = knownYear ?? comps.0
         }
-        guard let yy = y, let mm = m, let dd = d else { return nil }
+        guard let yy = knownYear, let mm = knownMonth, let dd = knownDay else { return nil }
         let days = Self.days(fromCivil: yy, mm, dd)
         return Double(days) * 86_400 + secondsOfDay - Double(off)
     }
@@ -61,36 +61,36 @@ public struct LogTimestamp: Sendable, Hashable {
     /// `Mon DD HH:MM:SS`. Returns nil for anything else, and for dates and times that do not exist
     /// (`2026-02-30`, `25:00:00`, offset `+2500`).
     public static func parse(_ text: String) -> LogTimestamp? {
-        let s = Array(text.trimmingCharacters(in: .whitespaces).utf8)
-        var i = 0
+        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        var cursor = 0
         func digits(_ n: Int) -> Int? {
-            guard i + n <= s.count else { return nil }
-            var v = 0
-            for k in 0..<n {
-                let c = s[i + k]
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
+            guard cursor + n <= bytes.count else { return nil }
+            var value = 0
+            for index in 0..<n {
+                let byte = bytes[cursor + index]
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
             }
-            i += n
-            return v
+            cursor += n
+            return value
         }
         func eat(_ c: UInt8) -> Bool {
-            if i < s.count, s[i] == c { i += 1; return true }
+            if cursor < bytes.count, bytes[cursor] == c { cursor += 1; return true }
             return false
         }
         var year: Int?, month: Int?, day: Int?
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        if s.count >= 4, let mi = months.firstIndex(where: { Array($0.utf8) == Array(s[0..<3]) }), s[3] == 32 {
+        if bytes.count >= 4, let mi = months.firstIndex(where: { Array($0.utf8) == Array(bytes[0..<3]) }), bytes[3] == 32 {
             month = mi + 1
-            i = 4
-            while i < s.count, s[i] == 32 { i += 1 }
-            var d = 0, n = 0
-            while i < s.count, s[i] >= 48, s[i] <= 57 { d = d * 10 + Int(s[i] - 48); i += 1; n += 1 }
-            guard n > 0, eat(32) else { return nil }
-            day = d
-        } else if s.count >= 10, s[4] == 45 /* - */ {
-            guard let y = digits(4), eat(45), let m = digits(2), eat(45), let d = digits(2) else { return nil }
-            year = y; month = m; day = d
+            cursor = 4
+            while cursor < bytes.count, bytes[cursor] == 32 { cursor += 1 }
+            var dayValue = 0, digitCount = 0
+            while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { dayValue = dayValue * 10 + Int(bytes[cursor] - 48); cursor += 1; digitCount += 1 }
+            guard digitCount > 0, eat(32) else { return nil }
+            day = dayValue
+        } else if bytes.count >= 10, bytes[4] == 45 /* - */ {
+            guard let parsedYear = digits(4), eat(45), let parsedMonth = digits(2), eat(45), let parsedDay = digits(2) else { return nil }
+            year = parsedYear; month = parsedMonth; day = parsedDay
             guard eat(32) || eat(84) /* T */ else { return nil }
             while eat(32) {}
         }
@@ -98,21 +98,21 @@ public struct LogTimestamp: Sendable, Hashable {
         var seconds = Double(hh * 3600 + mm * 60 + ss)
         if eat(46) || eat(44) {
             var scale = 0.1
-            while i < s.count, s[i] >= 48, s[i] <= 57 {
-                seconds += Double(s[i] - 48) * scale
+            while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 {
+                seconds += Double(bytes[cursor] - 48) * scale
                 scale /= 10
-                i += 1
+                cursor += 1
             }
         }
         var offset: Int?
         while eat(32) {}
-        if i < s.count {
-            if s[i] == 90 /* Z */ {
+        if cursor < bytes.count {
+            if bytes[cursor] == 90 /* Z */ {
                 offset = 0
-                i += 1
-            } else if s[i] == 43 || s[i] == 45 {
-                let sign = s[i] == 45 ? -1 : 1
-                i += 1
+                cursor += 1
+            } else if bytes[cursor] == 43 || bytes[cursor] == 45 {
+                let sign = bytes[cursor] == 45 ? -1 : 1
+                cursor += 1
                 guard let oh = digits(2) else { return nil }
                 _ = eat(58)
                 let om = digits(2) ?? 0
@@ -120,10 +120,10 @@ public struct LogTimestamp: Sendable, Hashable {
                 offset = sign * (oh * 3600 + om * 60)
             }
         }
-        guard i == s.count else { return nil }
+        guard cursor == bytes.count else { return nil }
         guard hh < 24, mm < 60, ss <= 60 else { return nil }  // 60: a leap second
-        if let m = month {
-            guard (1...12).contains(m), let d = day, d >= 1, d <= Self.daysInMonth(m, year: year) else { return nil }
+        if let knownMonth = month {
+            guard (1...12).contains(knownMonth), let knownDay = day, knownDay >= 1, knownDay <= Self.daysInMonth(knownMonth, year: year) else { return nil }
         }
         if let off = offset, abs(off) > 18 * 3600 { return nil }
         return LogTimestamp(year: year, month: month, day: day, secondsOfDay: seconds, utcOffset: offset)
@@ -132,11 +132,11 @@ public struct LogTimestamp: Sendable, Hashable {
     /// True when `self` is not earlier than `other`. Compares instants when both can be placed on the UTC
     /// line, else calendar date + time of day as printed (wall clock), else the time of day alone.
     public func isAtOrAfter(_ other: LogTimestamp) -> Bool {
-        if let a = unixSeconds(assumingOffset: other.utcOffset), let b = other.unixSeconds(assumingOffset: utcOffset) {
-            return a >= b
+        if let mine = unixSeconds(assumingOffset: other.utcOffset), let theirs = other.unixSeconds(assumingOffset: utcOffset) {
+            return mine >= theirs
         }
-        if let m = month, let d = day, let om = other.month, let od = other.day {
-            if (m, d) != (om, od) { return (m, d) > (om, od) }
+        if let ownMonth = month, let ownDay = day, let om = other.month, let od = other.day {
+            if (ownMonth, ownDay) != (om, od) { return (ownMonth, ownDay) > (om, od) }
         }
         return secondsOfDay >= other.secondsOfDay
     }
@@ -145,8 +145,8 @@ public struct LogTimestamp: Sendable, Hashable {
     static func daysInMonth(_ month: Int, year: Int?) -> Int {
         switch month {
         case 2:
-            guard let y = year else { return 29 }
-            return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
+            guard let knownYear = year else { return 29 }
+            return (knownYear % 4 == 0 && knownYear % 100 != 0) || knownYear % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
         default: return 31
         }
@@ -154,23 +154,23 @@ public struct LogTimestamp: Sendable, Hashable {
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian).
     static func days(fromCivil y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
+        let shiftedYear = m <= 2 ? y0 - 1 : y0
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yoe = shiftedYear - era * 400
         let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
     }
 
     static func civil(fromDays z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
+        let shiftedDays = z0 + 719_468
+        let era = (shiftedDays >= 0 ? shiftedDays : shiftedDays - 146_096) / 146_097
+        let doe = shiftedDays - era * 146_097
         let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
         let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp + (mp < 10 ? 3 : -9)
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp + (mp < 10 ? 3 : -9)
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

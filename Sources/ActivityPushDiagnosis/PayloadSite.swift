@@ -63,14 +63,14 @@ public struct PayloadSiteReport: Sendable {
     /// Compiler-style lines, one per site, problems indented under it, and a summary.
     public var text: String {
         var out = ""
-        for s in sites {
-            out += "\(s.file):\(s.line): \(s.event) payload built here (\(s.kind))"
-            out += s.problems.isEmpty ? "\n" : ", \(s.problems.count) problem(s)\n"
-            for p in s.problems { out += "    \(p.code): \(p.message)\n" }
+        for site in sites {
+            out += "\(site.file):\(site.line): \(site.event) payload built here (\(site.kind))"
+            out += site.problems.isEmpty ? "\n" : ", \(site.problems.count) problem(s)\n"
+            for problem in site.problems { out += "    \(problem.code): \(problem.message)\n" }
         }
         if !skipped.isEmpty {
             out += "skipped: \(skipped.count) file(s) not scanned (a payload built there is not reported):\n"
-            for s in skipped { out += "    \(s.file): \(s.reason)\n" }
+            for skippedFile in skipped { out += "    \(skippedFile.file): \(skippedFile.reason)\n" }
         }
         let withProblems = sites.filter { !$0.problems.isEmpty }.count
         out += "\(sites.count) payload site(s) (\(startSites.count) building start) in \(Set(sites.map(\.file)).count) file(s), \(withProblems) with problems; \(filesScanned) files read"
@@ -81,15 +81,15 @@ public struct PayloadSiteReport: Sendable {
     /// SARIF 2.1.0 (via the validator's formatter): every problem as a result at its site, plus one
     /// `payload-site` note per site so a CI view shows every place that builds a payload.
     public var sarif: String {
-        let reports: [(ValidationReport, ReportFormatter.Files)] = sites.map { s in
-            var findings = s.problems.map {
-                Finding(code: $0.code, severity: .error, path: "$", position: SourcePosition(line: s.line, column: 1, offset: 0),
+        let reports: [(ValidationReport, ReportFormatter.Files)] = sites.map { site in
+            var findings = site.problems.map {
+                Finding(code: $0.code, severity: .error, path: "$", position: SourcePosition(line: site.line, column: 1, offset: 0),
                         message: $0.message)
             }
             findings.append(Finding(code: "payload-site", severity: .info, path: "$",
-                                    position: SourcePosition(line: s.line, column: 1, offset: 0),
-                                    message: "Live Activity \(s.event) payload built here (\(s.kind)); lines \(s.line)-\(s.endLine)."))
-            return (ValidationReport(findings: findings), ReportFormatter.Files(payload: s.file))
+                                    position: SourcePosition(line: site.line, column: 1, offset: 0),
+                                    message: "Live Activity \(site.event) payload built here (\(site.kind)); lines \(site.line)-\(site.endLine)."))
+            return (ValidationReport(findings: findings), ReportFormatter.Files(payload: site.file))
         }
         return ReportFormatter.sarif(reports)
     }

@@ -171,26 +171,26 @@ public struct PayloadSiteAudit: Sendable {
         let little = bytes[0] == 0xFF
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
-        var i = 2
-        while i + 1 < bytes.count {
-            units.append(little ? UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 : UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
-            i += 2
+        var offset = 2
+        while offset + 1 < bytes.count {
+            units.append(little ? UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8 : UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1]))
+            offset += 2
         }
         return Array(String(decoding: units, as: UTF16.self).utf8)
     }
 
     /// `aps` / `APS` / `Aps` as a whole word (not `maps`, `perhaps`).
     static func containsApsWord(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = b.count
-        var i = 0
-        while i + 2 < n {
-            let c = b[i] | 0x20
-            if c == 97, b[i + 1] | 0x20 == 112, b[i + 2] | 0x20 == 115 {
-                let before = i == 0 ? 32 : b[i - 1]
-                let after = i + 3 < n ? b[i + 3] : 32
+        let count = b.count
+        var offset = 0
+        while offset + 2 < count {
+            let lowered = b[offset] | 0x20
+            if lowered == 97, b[offset + 1] | 0x20 == 112, b[offset + 2] | 0x20 == 115 {
+                let before = offset == 0 ? 32 : b[offset - 1]
+                let after = offset + 3 < count ? b[offset + 3] : 32
                 if !SourceTokenizer.isIdent(before), !SourceTokenizer.isIdent(after) { return true }
             }
-            i += 1
+            offset += 1
         }
         return false
     }
@@ -198,10 +198,10 @@ public struct PayloadSiteAudit: Sendable {
     /// Audits in-memory files (`path` relative, `text` its contents) — the same analysis as ``run(root:)``.
     public func run(files: [(path: String, text: String)]) -> PayloadSiteReport {
         var units: [FileUnit] = []
-        for f in files {
-            let name = String(f.path.split(separator: "/").last ?? "")
+        for file in files {
+            let name = String(file.path.split(separator: "/").last ?? "")
             guard let lang = SourceLanguage.of(fileName: name), !Self.isTestFile(name) else { continue }
-            units.append(FileUnit(path: f.path, language: lang, tokens: SourceTokenizer(language: lang).tokenize(f.text)))
+            units.append(FileUnit(path: file.path, language: lang, tokens: SourceTokenizer(language: lang).tokenize(file.text)))
         }
         return analyse(units, filesScanned: files.count)
     }
@@ -228,8 +228,8 @@ public struct PayloadSiteAudit: Sendable {
         var globalConsts: [String: Set<String>] = [:]
         var declared: Set<String> = []
         var typeLikeStrings: [Set<String>] = []
-        for u in units {
-            let facts = Self.facts(u.tokens, language: u.language)
+        for unit in units {
+            let facts = Self.facts(unit.tokens, language: unit.language)
             aliases.merge(facts.aliases) { a, _ in a }
             consts.append(facts.consts)
             for (k, v) in facts.consts { globalConsts[k, default: []].insert(v) }
@@ -238,95 +238,95 @@ public struct PayloadSiteAudit: Sendable {
         }
         // Pass 2: objects and sites.
         var candidates: [Candidate] = []
-        for (fi, u) in units.enumerated() {
-            if u.language == .json || u.language == .template {
-                let kind: PayloadSiteKind = u.language == .json ? .jsonFile : .template
-                for var c in sites(in: u.tokens, language: u.language, kind: kind, aliases: aliases, file: u.path, fileIndex: fi) {
-                    if kind == .jsonFile { c.line = 1 }
-                    candidates.append(c)
+        for (fileIndex, unit) in units.enumerated() {
+            if unit.language == .json || unit.language == .template {
+                let kind: PayloadSiteKind = unit.language == .json ? .jsonFile : .template
+                for var site in sites(in: unit.tokens, language: unit.language, kind: kind, aliases: aliases, file: unit.path, fileIndex: fileIndex) {
+                    if kind == .jsonFile { site.line = 1 }
+                    candidates.append(site)
                 }
                 continue
             }
-            candidates += sites(in: u.tokens, language: u.language, kind: .literal, aliases: aliases, file: u.path, fileIndex: fi)
+            candidates += sites(in: unit.tokens, language: unit.language, kind: .literal, aliases: aliases, file: unit.path, fileIndex: fileIndex)
             // String templates
-            for (ti, t) in u.tokens.enumerated() where t.kind == .string && Self.looksLikePayloadTemplate(t.text) {
-                if u.language == .python, ti > 0, u.tokens[ti - 1].text == ":", t.newlineBefore { continue } // docstring
-                if ti == 0 || (t.newlineBefore && u.language == .python && !(ti > 0 && ["=", "(", ","].contains(u.tokens[ti - 1].text))) { continue }
-                let inner = SourceTokenizer(language: .template).tokenize(t.text, firstLine: t.line)
-                for var c in sites(in: inner, language: .template, kind: .template, aliases: aliases, file: u.path, fileIndex: fi) {
-                    c.line = t.line
-                    c.endLine = max(c.endLine, t.endLine)
-                    candidates.append(c)
+            for (tokenIndex, token) in unit.tokens.enumerated() where token.kind == .string && Self.looksLikePayloadTemplate(token.text) {
+                if unit.language == .python, tokenIndex > 0, unit.tokens[tokenIndex - 1].text == ":", token.newlineBefore { continue } // docstring
+                if tokenIndex == 0 || (token.newlineBefore && unit.language == .python && !(tokenIndex > 0 && ["=", "(", ","].contains(unit.tokens[tokenIndex - 1].text))) { continue }
+                let inner = SourceTokenizer(language: .template).tokenize(token.text, firstLine: token.line)
+                for var site in sites(in: inner, language: .template, kind: .template, aliases: aliases, file: unit.path, fileIndex: fileIndex) {
+                    site.line = token.line
+                    site.endLine = max(site.endLine, token.endLine)
+                    candidates.append(site)
                 }
             }
         }
         // Resolve attributes-type values, then judge names.
-        for i in candidates.indices {
-            if case .unresolved = candidates[i].typeValue, let ref = Self.typeReference(candidates[i]) {
-                if let v = consts[candidates[i].fileIndex][ref] ?? globalConsts[ref].flatMap({ $0.count == 1 ? $0.first : nil }) {
-                    candidates[i].typeValue = .literal(v)
+        for index in candidates.indices {
+            if case .unresolved = candidates[index].typeValue, let ref = Self.typeReference(candidates[index]) {
+                if let resolved = consts[candidates[index].fileIndex][ref] ?? globalConsts[ref].flatMap({ $0.count == 1 ? $0.first : nil }) {
+                    candidates[index].typeValue = .literal(resolved)
                 }
             }
         }
         let canonical = canonicalTypeNames(candidates: candidates, declared: declared)
         var sites: [PayloadSite] = []
-        for c in candidates {
+        for candidate in candidates {
             var problems: [(FindingCode, String)] = []
-            let event = Self.event(of: c)
-            if c.outer !== c.aps, c.outer.has("attributes") || c.outer.has("attributes-type") {
-                let keys = ["attributes-type", "attributes"].filter { c.outer.has($0) }.joined(separator: "` and `")
+            let event = Self.event(of: candidate)
+            if candidate.outer !== candidate.aps, candidate.outer.has("attributes") || candidate.outer.has("attributes-type") {
+                let keys = ["attributes-type", "attributes"].filter { candidate.outer.has($0) }.joined(separator: "` and `")
                 problems.append(("attributes-outside-aps", "`\(keys)` built at the top level next to `aps`; the device only reads them inside `aps` (\"Incoming message does not contain usable attributes\"). Move them into the `aps` object."))
             }
-            let typeName: String? = { if case .literal(let v) = c.typeValue { return v }; return nil }()
-            if let attrs = c.aps.object("attributes") ?? c.outer.object("attributes") {
+            let typeName: String? = { if case .literal(let name) = candidate.typeValue { return name }; return nil }()
+            if let attrs = candidate.aps.object("attributes") ?? candidate.outer.object("attributes") {
                 // Judged on the normalised key; named as the source writes it (`alert_title`, `alertTitle`).
                 let alertLike = attrs.entries.filter { Self.alertLikeKeys.contains($0.key) }
                 var unknown = alertLike
                 if let schema, let name = typeName, let type = schema.type(named: name), !attrs.hasSpread,
                    case .object(let shape) = type.attributes.unwrapped {
-                    unknown += attrs.entries.filter { e in
-                        shape.property(forKey: e.written.isEmpty ? e.key : e.written) == nil
-                            && shape.property(forKey: e.key) == nil && !unknown.contains(where: { $0.key == e.key })
+                    unknown += attrs.entries.filter { entry in
+                        shape.property(forKey: entry.written.isEmpty ? entry.key : entry.written) == nil
+                            && shape.property(forKey: entry.key) == nil && !unknown.contains(where: { $0.key == entry.key })
                     }
                 }
                 if !unknown.isEmpty {
                     problems.append(("unknown-attribute-key", "`attributes` holds \(unknown.map { "`\($0.written.isEmpty ? $0.key : $0.written)`" }.joined(separator: ", ")), which the attributes type does not store" + (alertLike.isEmpty ? "." : "; an alert belongs in `aps.alert` (title and body).")))
                 }
             }
-            switch c.typeValue {
-            case .literal(let v):
-                if let fix = mismatch(v, canonical: canonical) {
-                    problems.append(("attributes-type-mismatch", "`attributes-type` is \"\(v)\"; \(fix)"))
+            switch candidate.typeValue {
+            case .literal(let spelling):
+                if let fix = mismatch(spelling, canonical: canonical) {
+                    problems.append(("attributes-type-mismatch", "`attributes-type` is \"\(spelling)\"; \(fix)"))
                 }
             case .unresolved:
                 // A placeholder or variable: a wrong-case spelling of a known type in the same file (or a
                 // flag / env default elsewhere) is what will be sent.
-                let wrong = (typeLikeStrings[c.fileIndex].compactMap { s in mismatch(s, canonical: canonical, caseOnly: true).map { (s, $0) } }.first)
+                let wrong = (typeLikeStrings[candidate.fileIndex].compactMap { s in mismatch(s, canonical: canonical, caseOnly: true).map { (s, $0) } }.first)
                     ?? typeLikeStrings.lazy.flatMap { $0 }.compactMap { s in self.mismatch(s, canonical: canonical, caseOnly: true).map { (s, $0) } }.first
                 if let (s, fix) = wrong {
                     problems.append(("attributes-type-mismatch", "`attributes-type` comes from a value spelled \"\(s)\" in this codebase; \(fix)"))
                 }
             case .none: break
             }
-            if event == "start", !c.aps.hasSpread {
-                let alert = c.aps.value("alert")
-                var missing = alert == nil && !(c.aps.has("alert-title") && c.aps.has("alert-body"))
-                if case .object(let a)? = alert, !a.hasSpread, a.callee == nil || a.callee!.contains("Alert") || a.callee == "map",
-                   !(a.has("title") && a.has("body")), !a.entries.isEmpty || a.callee == nil {
+            if event == "start", !candidate.aps.hasSpread {
+                let alert = candidate.aps.value("alert")
+                var missing = alert == nil && !(candidate.aps.has("alert-title") && candidate.aps.has("alert-body"))
+                if case .object(let alertObject)? = alert, !alertObject.hasSpread, alertObject.callee == nil || alertObject.callee!.contains("Alert") || alertObject.callee == "map",
+                   !(alertObject.has("title") && alertObject.has("body")), !alertObject.entries.isEmpty || alertObject.callee == nil {
                     missing = true
                 }
                 if missing {
                     problems.append(("missing-alert-for-start", "a start without `aps.alert` holding both `title` and `body`: the device drops it (\"Received start without an alert configuration\")."))
                 }
             }
-            if !c.aps.has("content-state"), !c.aps.hasSpread {
-                if c.outer !== c.aps, c.outer.has("content-state") {
+            if !candidate.aps.has("content-state"), !candidate.aps.hasSpread {
+                if candidate.outer !== candidate.aps, candidate.outer.has("content-state") {
                     problems.append(("content-state-outside-aps", "`content-state` built at the top level; it belongs inside `aps`."))
                 } else {
                     problems.append(("missing-content-state", "no `aps.content-state`: every event needs it, `end` included (\"Incoming message does not contain a payload\")."))
                 }
             }
-            sites.append(PayloadSite(file: c.file, line: c.line, endLine: max(c.endLine, c.line), kind: c.kind, event: event,
+            sites.append(PayloadSite(file: candidate.file, line: candidate.line, endLine: max(candidate.endLine, candidate.line), kind: candidate.kind, event: event,
                                      problems: problems.map { (code: $0.0, message: $0.1) }, attributesType: typeName))
         }
         sites.sort(by: { ($0.file, $0.line) < ($1.file, $1.line) })
@@ -349,57 +349,57 @@ public struct PayloadSiteAudit: Sendable {
         // `{"aps": aps}` where `aps` was built just before: the inner object is the site, the outer its wrapper.
         var outerFor: [ObjectIdentifier: SourceObject] = [:]
         var wrappers: Set<ObjectIdentifier> = []
-        for o in objects {
-            if case .reference(let name)? = o.value("aps"),
-               let inner = objects.last(where: { $0.boundName == name && $0.start < o.start && Self.isApsLike($0) }) {
-                outerFor[ObjectIdentifier(inner)] = o
-                wrappers.insert(ObjectIdentifier(o))
+        for object in objects {
+            if case .reference(let name)? = object.value("aps"),
+               let inner = objects.last(where: { $0.boundName == name && $0.start < object.start && Self.isApsLike($0) }) {
+                outerFor[ObjectIdentifier(inner)] = object
+                wrappers.insert(ObjectIdentifier(object))
             }
         }
         func isCovered(_ o: SourceObject) -> Bool { covered.contains { $0.contains(o.start) } }
-        for o in objects where !isCovered(o) && !wrappers.contains(ObjectIdentifier(o)) {
-            var outer = o, aps = o
-            if let a = o.object("aps"), Self.isApsLike(a) || a.entries.contains(where: { ["event", "content-state", "attributes-type"].contains($0.key) }) {
-                aps = a
-            } else if Self.isApsLike(o) {
-                if let w = outerFor[ObjectIdentifier(o)] { outer = w }
+        for object in objects where !isCovered(object) && !wrappers.contains(ObjectIdentifier(object)) {
+            var outer = object, aps = object
+            if let nested = object.object("aps"), Self.isApsLike(nested) || nested.entries.contains(where: { ["event", "content-state", "attributes-type"].contains($0.key) }) {
+                aps = nested
+            } else if Self.isApsLike(object) {
+                if let wrapper = outerFor[ObjectIdentifier(object)] { outer = wrapper }
             } else {
                 continue
             }
             if case .string? = aps.value("content-state"), kind != .template, kind != .jsonFile, !aps.has("event") { continue }
             var siteKind = kind
-            if kind == .literal, o.kind == .builder || (o.callee.map(Self.isBuilderName) ?? false) { siteKind = .builder }
+            if kind == .literal, object.kind == .builder || (object.callee.map(Self.isBuilderName) ?? false) { siteKind = .builder }
             var tv: TypeValue = .none
             switch aps.value("attributes-type") ?? outer.value("attributes-type") {
-            case .string(let s)?: tv = Self.hasPlaceholder(s) ? .unresolved : .literal(s)
+            case .string(let text)?: tv = Self.hasPlaceholder(text) ? .unresolved : .literal(text)
             case .reference?, .placeholder?, .other?: tv = .unresolved
             case .object?: tv = .unresolved
             case nil: tv = .none
             }
-            let start = min(o.start, outer.start), end = max(o.end, outer.end, aps.end)
+            let start = min(object.start, outer.start), end = max(object.end, outer.end, aps.end)
             covered.append(start...max(start, end))
-            let line = outer === o ? o.line : min(o.line, outer.line)
-            out.append(Candidate(file: file, outer: outer, aps: aps, kind: siteKind, line: o === aps && outer !== o ? o.line : line,
-                                 endLine: max(o.endLine, outer.endLine), typeValue: tv, fileIndex: fileIndex))
+            let line = outer === object ? object.line : min(object.line, outer.line)
+            out.append(Candidate(file: file, outer: outer, aps: aps, kind: siteKind, line: object === aps && outer !== object ? object.line : line,
+                                 endLine: max(object.endLine, outer.endLine), typeValue: tv, fileIndex: fileIndex))
         }
         return out
     }
 
     /// An object that is (or plays) the `aps` dictionary of a Live Activity push.
-    static func isApsLike(_ o: SourceObject) -> Bool {
-        let keys = Set(o.entries.map(\.key))
+    static func isApsLike(_ object: SourceObject) -> Bool {
+        let keys = Set(object.entries.map(\.key))
         guard !keys.isDisjoint(with: ["event", "content-state", "attributes-type"]) else { return false }
         let la = keys.intersection(laKeys)
-        if o.kind == .builder, o.start >= 0, o.entries.count > 0, o.callee == nil || !isBuilderName(o.callee!) {
+        if object.kind == .builder, object.start >= 0, object.entries.count > 0, object.callee == nil || !isBuilderName(object.callee!) {
             // keys assigned one by one to a variable: needs an event (redaction / logging code touches content-state too)
             return keys.contains("event") && la.count >= 2
         }
-        if let c = o.callee, isBuilderName(c), c.contains("LiveActivity") { return true }
+        if let callee = object.callee, isBuilderName(callee), callee.contains("LiveActivity") { return true }
         // `{event: body.aps.event, "content-state": …}` reads a payload; a build names its event or stamps a time.
         if keys.contains("event"), !keys.contains("timestamp"), !keys.contains("attributes-type") {
-            switch o.value("event") {
-            case .string(let s)?: if classifyEvent(s) == "unknown", !hasPlaceholder(s) { return false }
-            case .reference(let r)?: if classifyEvent(r) == "unknown" { return false }
+            switch object.value("event") {
+            case .string(let text)?: if classifyEvent(text) == "unknown", !hasPlaceholder(text) { return false }
+            case .reference(let reference)?: if classifyEvent(reference) == "unknown" { return false }
             case .placeholder?: break
             default: return false
             }
@@ -417,29 +417,29 @@ public struct PayloadSiteAudit: Sendable {
             || s.contains("%v") || s.hasPrefix("$")
     }
 
-    static func classifyEvent(_ s: String) -> String {
-            let l = s.lowercased()
-            if l == "start" || l.hasSuffix(".start") || l.hasSuffix("eventstart") || l.hasSuffix("_start") { return "start" }
-            if l == "update" || l.hasSuffix(".update") || l.hasSuffix("eventupdate") || l.hasSuffix("_update") { return "update" }
-            if l == "end" || l.hasSuffix(".end") || l.hasSuffix("eventend") || l.hasSuffix("_end") { return "end" }
+    static func classifyEvent(_ value: String) -> String {
+            let lowered = value.lowercased()
+            if lowered == "start" || lowered.hasSuffix(".start") || lowered.hasSuffix("eventstart") || lowered.hasSuffix("_start") { return "start" }
+            if lowered == "update" || lowered.hasSuffix(".update") || lowered.hasSuffix("eventupdate") || lowered.hasSuffix("_update") { return "update" }
+            if lowered == "end" || lowered.hasSuffix(".end") || lowered.hasSuffix("eventend") || lowered.hasSuffix("_end") { return "end" }
             return "unknown"
     }
 
-    static func event(of c: Candidate) -> String {
-        switch c.aps.value("event") {
-        case .string(let s)?: return classifyEvent(s)
-        case .reference(let r)?: return classifyEvent(r)
+    static func event(of candidate: Candidate) -> String {
+        switch candidate.aps.value("event") {
+        case .string(let text)?: return classifyEvent(text)
+        case .reference(let reference)?: return classifyEvent(reference)
         case nil:
-            if let callee = c.aps.callee ?? c.outer.callee, callee.contains("Start") { return "start" }
-            if c.aps.has("attributes-type") || c.outer.has("attributes-type") || c.aps.has("input-push-token") { return "start" }
+            if let callee = candidate.aps.callee ?? candidate.outer.callee, callee.contains("Start") { return "start" }
+            if candidate.aps.has("attributes-type") || candidate.outer.has("attributes-type") || candidate.aps.has("input-push-token") { return "start" }
             return "unknown"
         default: return "unknown"
         }
     }
 
-    static func typeReference(_ c: Candidate) -> String? {
-        if case .reference(let r)? = c.aps.value("attributes-type") ?? c.outer.value("attributes-type") {
-            return String(r.split(separator: ".").last ?? Substring(r))
+    static func typeReference(_ candidate: Candidate) -> String? {
+        if case .reference(let reference)? = candidate.aps.value("attributes-type") ?? candidate.outer.value("attributes-type") {
+            return String(reference.split(separator: ".").last ?? Substring(reference))
         }
         return nil
     }
@@ -457,16 +457,16 @@ public struct PayloadSiteAudit: Sendable {
         // lowercase → canonical spelling
         if let schema { return Dictionary(schema.types.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { a, _ in a }) }
         var counts: [String: [String: Int]] = [:]
-        for c in candidates { if case .literal(let v) = c.typeValue { counts[v.lowercased(), default: [:]][v, default: 0] += 1 } }
+        for candidate in candidates { if case .literal(let spelling) = candidate.typeValue { counts[spelling.lowercased(), default: [:]][spelling, default: 0] += 1 } }
         var out: [String: String] = [:]
         for (lower, spellings) in counts {
-            if let d = declared.first(where: { $0.lowercased() == lower }) { out[lower] = d; continue }
+            if let name = declared.first(where: { $0.lowercased() == lower }) { out[lower] = name; continue }
             let best = spellings.max { a, b in
                 a.value != b.value ? a.value < b.value : (a.key.first?.isUppercase ?? false) == false && (b.key.first?.isUppercase ?? false)
             }
             if let best { out[lower] = best.key }
         }
-        for d in declared where out[d.lowercased()] == nil && d.hasSuffix("Attributes") { out[d.lowercased()] = d }
+        for name in declared where out[name.lowercased()] == nil && name.hasSuffix("Attributes") { out[name.lowercased()] = name }
         return out
     }
 
@@ -493,68 +493,68 @@ public struct PayloadSiteAudit: Sendable {
                                             "timestamp", "alert", "dismissal-date", "stale-date", "relevance-score",
                                             "input-push-token", "input-push-channel", "title", "body"]
 
-    static func facts(_ t: [SourceToken], language: SourceLanguage) -> Facts {
-        var f = Facts()
-        let n = t.count
-        for i in 0..<n {
-            let tok = t[i]
+    static func facts(_ tokens: [SourceToken], language: SourceLanguage) -> Facts {
+        var found = Facts()
+        let tokenCount = tokens.count
+        for index in 0..<tokenCount {
+            let tok = tokens[index]
             switch tok.kind {
             case .identifier:
                 if ["struct", "class", "interface", "enum", "record", "protocol"].contains(tok.text) || (tok.text == "type" && (language == .go || language == .javascript)),
-                   i + 1 < n, t[i + 1].kind == .identifier {
-                    f.declared.insert(t[i + 1].text)
+                   index + 1 < tokenCount, tokens[index + 1].kind == .identifier {
+                    found.declared.insert(tokens[index + 1].text)
                 }
                 // NAME = "value" / NAME := "value" / NAME: str = "value"
-                if i + 2 < n, t[i + 1].kind == .punct, t[i + 1].text == "=" || t[i + 1].text == ":=", t[i + 2].kind == .string,
-                   i == 0 || t[i - 1].text != "." {
-                    f.consts[tok.text] = t[i + 2].text
+                if index + 2 < tokenCount, tokens[index + 1].kind == .punct, tokens[index + 1].text == "=" || tokens[index + 1].text == ":=", tokens[index + 2].kind == .string,
+                   index == 0 || tokens[index - 1].text != "." {
+                    found.consts[tok.text] = tokens[index + 2].text
                 }
                 // Swift CodingKeys: case name = "json-key"
-                if tok.text == "case", i + 3 < n, t[i + 1].kind == .identifier, t[i + 2].text == "=", t[i + 3].kind == .string,
-                   aliasTargets.contains(t[i + 3].text) {
-                    f.aliases[t[i + 1].text] = t[i + 3].text
+                if tok.text == "case", index + 3 < tokenCount, tokens[index + 1].kind == .identifier, tokens[index + 2].text == "=", tokens[index + 3].kind == .string,
+                   aliasTargets.contains(tokens[index + 3].text) {
+                    found.aliases[tokens[index + 1].text] = tokens[index + 3].text
                 }
                 // Annotations: @SerialName("k") / @JsonProperty("k") / @SerializedName("k") / @Json(name = "k") then the field
-                if ["SerialName", "JsonProperty", "SerializedName", "Json", "JsonKey"].contains(tok.text), i >= 1, t[i - 1].text == "@" {
-                    var k = i + 1
+                if ["SerialName", "JsonProperty", "SerializedName", "Json", "JsonKey"].contains(tok.text), index >= 1, tokens[index - 1].text == "@" {
+                    var keyIndex = index + 1
                     var key: String?
-                    while k < n, k < i + 8 { if t[k].kind == .string { key = t[k].text; break }; k += 1 }
+                    while keyIndex < tokenCount, keyIndex < index + 8 { if tokens[keyIndex].kind == .string { key = tokens[keyIndex].text; break }; keyIndex += 1 }
                     if let key, aliasTargets.contains(key) {
-                        var j = k + 1
+                        var scan = keyIndex + 1
                         var last: String?
-                        while j < n, j < k + 14 {
-                            if ["val", "var"].contains(t[j].text), j + 1 < n { last = t[j + 1].text; break }
-                            if [";", "=", ",", ")"].contains(t[j].text), t[j].kind == .punct, last != nil, t[j - 1].kind == .identifier { last = t[j - 1].text; break }
-                            if t[j].kind == .identifier { last = t[j].text }
-                            j += 1
+                        while scan < tokenCount, scan < keyIndex + 14 {
+                            if ["val", "var"].contains(tokens[scan].text), scan + 1 < tokenCount { last = tokens[scan + 1].text; break }
+                            if [";", "=", ",", ")"].contains(tokens[scan].text), tokens[scan].kind == .punct, last != nil, tokens[scan - 1].kind == .identifier { last = tokens[scan - 1].text; break }
+                            if tokens[scan].kind == .identifier { last = tokens[scan].text }
+                            scan += 1
                         }
-                        if let last { f.aliases[last] = key }
+                        if let last { found.aliases[last] = key }
                     }
                 }
                 // pydantic: name: T = Field(alias="k")
-                if tok.text == "alias", i + 2 < n, t[i + 1].text == "=", t[i + 2].kind == .string, aliasTargets.contains(t[i + 2].text) {
-                    var j = i
-                    while j > 0, !t[j].newlineBefore { j -= 1 }
-                    if t[j].kind == .identifier { f.aliases[t[j].text] = t[i + 2].text }
+                if tok.text == "alias", index + 2 < tokenCount, tokens[index + 1].text == "=", tokens[index + 2].kind == .string, aliasTargets.contains(tokens[index + 2].text) {
+                    var scan = index
+                    while scan > 0, !tokens[scan].newlineBefore { scan -= 1 }
+                    if tokens[scan].kind == .identifier { found.aliases[tokens[scan].text] = tokens[index + 2].text }
                 }
             case .string:
                 // Go struct tags: Field Type `json:"key,omitempty"`
                 if tok.text.hasPrefix("json:\"") {
                     let rest = tok.text.dropFirst(6)
                     let key = String(rest.prefix(while: { $0 != "\"" && $0 != "," }))
-                    var j = i - 1
-                    while j > 0, !t[j].newlineBefore { j -= 1 }
-                    if j >= 0, t[j].kind == .identifier, aliasTargets.contains(key) { f.aliases[t[j].text] = key }
+                    var scan = index - 1
+                    while scan > 0, !tokens[scan].newlineBefore { scan -= 1 }
+                    if scan >= 0, tokens[scan].kind == .identifier, aliasTargets.contains(key) { found.aliases[tokens[scan].text] = key }
                 }
-                let s = tok.text
-                if s.count >= 4, s.count <= 80, let first = s.unicodeScalars.first, CharacterSet.letters.contains(first),
-                   s.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" }) {
-                    f.typeLike.insert(s)
+                let text = tok.text
+                if text.count >= 4, text.count <= 80, let first = text.unicodeScalars.first, CharacterSet.letters.contains(first),
+                   text.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" }) {
+                    found.typeLike.insert(text)
                 }
             default: break
             }
         }
-        return f
+        return found
     }
 }
 

@@ -58,9 +58,9 @@ public struct RejectionPairing: Sendable {
                 what = "payload passes the validator (rules not covering this case, or a schema is needed: --attributes)"
             }
             var by: [String] = []
-            if let s = entry.source { by.append("sent by \(s)") }
+            if let sender = entry.source { by.append("sent by \(sender)") }
             if let id = entry.apnsID { by.append("apns-id \(id)") }
-            if let t = entry.token { by.append("token \(t)") }
+            if let token = entry.token { by.append("token \(token)") }
             return "rejected at \(time): \(what)" + (by.isEmpty ? "" : " (\(by.joined(separator: ", ")))")
         }
 
@@ -70,9 +70,9 @@ public struct RejectionPairing: Sendable {
                                 ("message", .string(x.message))])
             }
             var pairs: [(String, JSONValue)] = [("sent_at", JSONValue.double(entry.time))]
-            if let s = entry.source { pairs.append(("source", .string(s))) }
+            if let sender = entry.source { pairs.append(("source", .string(sender))) }
             if let id = entry.apnsID { pairs.append((APNsHeaderName.id.rawValue, .string(id))) }
-            if let t = entry.token { pairs.append(("token", .string(t))) }
+            if let token = entry.token { pairs.append(("token", .string(token))) }
             pairs.append(("findings", JSONValue.arr(causes.map(f))))
             pairs.append(("other_errors", JSONValue.arr(otherErrors.map(f))))
             pairs.append(("delivery_causes", JSONValue.arr(deliveryCauses.map { .string($0) })))
@@ -88,14 +88,14 @@ public struct RejectionPairing: Sendable {
         var best: SendJournalEntry?
         var justAfter: SendJournalEntry?
         for entry in journal.reversed() {
-            guard let t = ts.unixSeconds(assumingOffset: entry.utcOffset ?? deviceUTCOffset, assumingDateOf: entry.time)
+            guard let deviceTime = ts.unixSeconds(assumingOffset: entry.utcOffset ?? deviceUTCOffset, assumingDateOf: entry.time)
             else { continue }
-            if entry.time > t + skew { continue }
-            if entry.time < t - window { break }
-            if let s = entry.status, s != 200 { continue }
+            if entry.time > deviceTime + skew { continue }
+            if entry.time < deviceTime - window { break }
+            if let status = entry.status, status != 200 { continue }
             if let want = event.contextBundle, let have = entry.bundleID, want != have { continue }
             if let want = event.contextToken, let have = entry.token, !Self.tokenPrefixesAgree(want, have) { continue }
-            if entry.time > t {
+            if entry.time > deviceTime {
                 justAfter = entry  // walking backwards: the last one kept is the closest after the line
                 continue
             }
@@ -109,7 +109,7 @@ public struct RejectionPairing: Sendable {
                           bodyMissing: true)
         }
         var headers: APNsHeaders?
-        if let h = entry.headers { headers = APNsHeaders(h.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) }) }
+        if let sentHeaders = entry.headers { headers = APNsHeaders(sentHeaders.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) }) }
         let report = validator.check(body: Array(body.utf8), headers: headers, nowUnixSeconds: entry.time)
         let likely = Set(event.likelyCauses)
         let causes = report.findings.filter { likely.contains($0.code.rawValue) }
@@ -120,10 +120,10 @@ public struct RejectionPairing: Sendable {
 
     /// Redacted tokens: compare the hex digits both sides show.
     static func tokenPrefixesAgree(_ a: String, _ b: String) -> Bool {
-        let x = a.lowercased().prefix(while: { $0.isHexDigit })
-        let y = b.lowercased().prefix(while: { $0.isHexDigit })
-        let n = min(x.count, y.count)
-        guard n >= 4 else { return true }
-        return x.prefix(n) == y.prefix(n)
+        let ownDigits = a.lowercased().prefix(while: { $0.isHexDigit })
+        let otherDigits = b.lowercased().prefix(while: { $0.isHexDigit })
+        let shared = min(ownDigits.count, otherDigits.count)
+        guard shared >= 4 else { return true }
+        return ownDigits.prefix(shared) == otherDigits.prefix(shared)
     }
 }

@@ -66,43 +66,43 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        if let t = try? c.decode(Double.self, forKey: .time) {
-            time = t
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let seconds = try? container.decode(Double.self, forKey: .time) {
+            time = seconds
         } else {
-            let s = try c.decode(String.self, forKey: .time)
-            guard let (t, off) = Self.parseISO8601(s) else {
-                throw DecodingError.dataCorruptedError(forKey: .time, in: c,
-                                                       debugDescription: "not ISO 8601 or UNIX seconds: \(s)")
+            let text = try container.decode(String.self, forKey: .time)
+            guard let (seconds, off) = Self.parseISO8601(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .time, in: container,
+                                                       debugDescription: "not ISO 8601 or UNIX seconds: \(text)")
             }
-            time = t
+            time = seconds
             utcOffset = off
         }
-        token = try c.decodeIfPresent(String.self, forKey: .token)
-        bundle = try c.decodeIfPresent(String.self, forKey: .bundle)
-        topic = try c.decodeIfPresent(String.self, forKey: .topic)
-        apnsID = try c.decodeIfPresent(String.self, forKey: .apnsID)
-        status = try c.decodeIfPresent(Int.self, forKey: .status)
-        reason = try c.decodeIfPresent(String.self, forKey: .reason)
-        event = try c.decodeIfPresent(String.self, forKey: .event)
-        headers = try c.decodeIfPresent([String: String].self, forKey: .headers)
-        body = try c.decodeIfPresent(String.self, forKey: .body)
-        source = try c.decodeIfPresent(String.self, forKey: .source)
+        token = try container.decodeIfPresent(String.self, forKey: .token)
+        bundle = try container.decodeIfPresent(String.self, forKey: .bundle)
+        topic = try container.decodeIfPresent(String.self, forKey: .topic)
+        apnsID = try container.decodeIfPresent(String.self, forKey: .apnsID)
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        event = try container.decodeIfPresent(String.self, forKey: .event)
+        headers = try container.decodeIfPresent([String: String].self, forKey: .headers)
+        body = try container.decodeIfPresent(String.self, forKey: .body)
+        source = try container.decodeIfPresent(String.self, forKey: .source)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(time, forKey: .time)
-        try c.encodeIfPresent(token, forKey: .token)
-        try c.encodeIfPresent(bundle, forKey: .bundle)
-        try c.encodeIfPresent(topic, forKey: .topic)
-        try c.encodeIfPresent(apnsID, forKey: .apnsID)
-        try c.encodeIfPresent(status, forKey: .status)
-        try c.encodeIfPresent(reason, forKey: .reason)
-        try c.encodeIfPresent(event, forKey: .event)
-        try c.encodeIfPresent(headers, forKey: .headers)
-        try c.encodeIfPresent(body, forKey: .body)
-        try c.encodeIfPresent(source, forKey: .source)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(token, forKey: .token)
+        try container.encodeIfPresent(bundle, forKey: .bundle)
+        try container.encodeIfPresent(topic, forKey: .topic)
+        try container.encodeIfPresent(apnsID, forKey: .apnsID)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(event, forKey: .event)
+        try container.encodeIfPresent(headers, forKey: .headers)
+        try container.encodeIfPresent(body, forKey: .body)
+        try container.encodeIfPresent(source, forKey: .source)
     }
 
     /// The bundle id: `bundle`, else `topic` without `.push-type.liveactivity`.
@@ -113,7 +113,7 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
     /// One journal line (compact JSON, no newline) — what writers append.
     public var jsonLine: String {
         var pairs: [(String, JSONValue)] = [("time", .number(JSONNumber(time)))]
-        func add(_ k: String, _ v: String?) { if let v { pairs.append((k, .string(v))) } }
+        func add(_ key: String, _ value: String?) { if let value { pairs.append((key, .string(value))) } }
         add("token", token); add("bundle", bundle); add("topic", topic); add(APNsHeaderName.id.rawValue, apnsID)
         if let status { pairs.append(("status", JSONValue.int(status))) }
         add("reason", reason); add("event", event)
@@ -134,26 +134,26 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
             throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): journal line is not a JSON object (\(why))")
         }
         func str(_ keys: String...) -> String? {
-            for k in keys { if let v = root[k]?.value.stringValue { return v } }
+            for key in keys { if let value = root[key]?.value.stringValue { return value } }
             return nil
         }
-        var t: Double?
+        var sentAt: Double?
         var off: Int?
-        for k in ["time", "ts", "sent_at", "sentAt", "timestamp"] {
-            guard let v = root[k]?.value else { continue }
-            if let n = v.numberValue { t = n.doubleValue; break }
-            if let s = v.stringValue {
-                if let d = Double(s) { t = d; break }
-                if let (d, o) = Self.parseISO8601(s) { t = d; off = o; break }
-                throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): \"\(k)\" is not ISO 8601 or UNIX seconds: \(s)")
+        for key in ["time", "ts", "sent_at", "sentAt", "timestamp"] {
+            guard let value = root[key]?.value else { continue }
+            if let number = value.numberValue { sentAt = number.doubleValue; break }
+            if let text = value.stringValue {
+                if let seconds = Double(text) { sentAt = seconds; break }
+                if let (seconds, offset) = Self.parseISO8601(text) { sentAt = seconds; off = offset; break }
+                throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): \"\(key)\" is not ISO 8601 or UNIX seconds: \(text)")
             }
         }
-        guard var time = t else {
+        guard var time = sentAt else {
             throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): journal line has no \"time\" (ISO 8601 or UNIX seconds)")
         }
         if time > 100_000_000_000 { time /= 1000 } // milliseconds written by a JS writer
         guard time.isFinite, LogTimestamp.unixSecondsRange.contains(time) else {
-            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): time \(t!) is out of range (not finite, or beyond the years 1 to 9999)", fix: "write UNIX seconds or ISO 8601")
+            throw DeviceLogError(.badJournalLine, input: file, line: lineNumber, "\(file):\(lineNumber): time \(sentAt!) is out of range (not finite, or beyond the years 1 to 9999)", fix: "write UNIX seconds or ISO 8601")
         }
         self.init(time: time)
         utcOffset = off
@@ -161,18 +161,18 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
         bundle = str("bundle", "bundle_id", "bundleId", "bundleID")
         topic = str("topic", APNsHeaderName.topic.rawValue)
         apnsID = str(APNsHeaderName.id.rawValue, "apns_id", "apnsId", "apnsID")
-        if let s = root["status"]?.value.numberValue?.int64Value { status = Int(s) }
+        if let code = root["status"]?.value.numberValue?.int64Value { status = Int(code) }
         reason = str("reason")
         event = str("event")
-        if let h = root["headers"]?.value.members {
-            var d: [String: String] = [:]
-            for m in h { if let v = m.value.value.stringValue { d[m.key.lowercased()] = v } }
-            headers = d
-            if topic == nil { topic = d[APNsHeaderName.topic.rawValue] }
+        if let members = root["headers"]?.value.members {
+            var headerMap: [String: String] = [:]
+            for member in members { if let value = member.value.value.stringValue { headerMap[member.key.lowercased()] = value } }
+            headers = headerMap
+            if topic == nil { topic = headerMap[APNsHeaderName.topic.rawValue] }
         }
-        for k in ["body", "payload"] {
-            guard let v = root[k]?.value else { continue }
-            if let s = v.stringValue { body = s } else if case .object = v { body = JSONWriter.compact(v) }
+        for key in ["body", "payload"] {
+            guard let value = root[key]?.value else { continue }
+            if let text = value.stringValue { body = text } else if case .object = value { body = JSONWriter.compact(value) }
             if body != nil { break }
         }
         source = str("source", "sender")
@@ -193,19 +193,19 @@ public struct SendJournalEntry: Sendable, Hashable, Codable {
             throw DeviceLogError(.notUTF8, input: path, "\(path): journal is not UTF-8 text")
         }
         var out: [SendJournalEntry] = []
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let t = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if t.isEmpty { continue }
-            out.append(try SendJournalEntry(jsonLine: t, lineNumber: i + 1, file: path))
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { continue }
+            out.append(try SendJournalEntry(jsonLine: trimmed, lineNumber: index + 1, file: path))
         }
         return out
     }
 
     /// `2026-11-24T19:02:04.981Z`, `2026-11-24 11:02:04-08:00`… → (UNIX seconds, offset seconds).
     static func parseISO8601(_ s: String) -> (Double, Int?)? {
-        guard let ts = LogTimestamp.parse(s), let y = ts.year, let m = ts.month, let d = ts.day else { return nil }
+        guard let ts = LogTimestamp.parse(s), let year = ts.year, let month = ts.month, let day = ts.day else { return nil }
         let off = ts.utcOffset
-        let days = LogTimestamp.days(fromCivil: y, m, d)
+        let days = LogTimestamp.days(fromCivil: year, month, day)
         return (Double(days) * 86_400 + ts.secondsOfDay - Double(off ?? 0), off)
     }
 }

@@ -74,222 +74,222 @@ struct SourceTokenizer {
     let language: SourceLanguage
 
     func tokenize(_ text: String, firstLine: Int = 1) -> [SourceToken] {
-        let s = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var out: [SourceToken] = []
-        var i = 0
+        var offset = 0
         var line = firstLine
         var newline = true
-        let n = s.count
-        func peek(_ k: Int) -> UInt8 { i + k < n ? s[i + k] : 0 }
+        let byteCount = bytes.count
+        func peek(_ k: Int) -> UInt8 { offset + k < byteCount ? bytes[offset + k] : 0 }
         func add(_ kind: SourceToken.Kind, _ start: Int, _ end: Int, _ startLine: Int) {
             // A construct left open at the end of the file (an unclosed `%(`, `<%=`, heredoc …) may step past the
             // last byte while skipping its closer: the token ends at the end of the text (fuzzer: `%(` at EOF).
-            let end = min(end, n), start = min(start, end)
-            out.append(SourceToken(kind: kind, text: String(decoding: s[start..<end], as: UTF8.self),
+            let end = min(end, byteCount), start = min(start, end)
+            out.append(SourceToken(kind: kind, text: String(decoding: bytes[start..<end], as: UTF8.self),
                                    line: startLine, endLine: line, newlineBefore: newline))
             newline = false
         }
-        while i < n {
-            let c = s[i]
-            if c == 10 { line += 1; newline = true; i += 1; continue }
-            if c == 32 || c == 9 || c == 13 { i += 1; continue }
+        while offset < byteCount {
+            let byte = bytes[offset]
+            if byte == 10 { line += 1; newline = true; offset += 1; continue }
+            if byte == 32 || byte == 9 || byte == 13 { offset += 1; continue }
             // Comments
-            if language.slashComments, c == 47 /* / */ {
-                if peek(1) == 47 { while i < n, s[i] != 10 { i += 1 }; continue }
+            if language.slashComments, byte == 47 /* / */ {
+                if peek(1) == 47 { while offset < byteCount, bytes[offset] != 10 { offset += 1 }; continue }
                 if peek(1) == 42 {
-                    i += 2
-                    while i < n, !(s[i] == 42 && peek(1) == 47) { if s[i] == 10 { line += 1 }; i += 1 }
-                    i += 2
+                    offset += 2
+                    while offset < byteCount, !(bytes[offset] == 42 && peek(1) == 47) { if bytes[offset] == 10 { line += 1 }; offset += 1 }
+                    offset += 2
                     newline = true
                     continue
                 }
             }
-            if language.hashComments, c == 35 /* # */, !(language == .ruby && peek(1) == 123) {
-                while i < n, s[i] != 10 { i += 1 }
+            if language.hashComments, byte == 35 /* # */, !(language == .ruby && peek(1) == 123) {
+                while offset < byteCount, bytes[offset] != 10 { offset += 1 }
                 continue
             }
-            if language == .ruby, newline, c == 61, Self.startsWith(s, i, "=begin") {
-                while i < n, !(s[i] == 10 && Self.startsWith(s, i + 1, "=end")) { if s[i] == 10 { line += 1 }; i += 1 }
-                while i < n, s[i] != 10 { i += 1 }
+            if language == .ruby, newline, byte == 61, Self.startsWith(bytes, offset, "=begin") {
+                while offset < byteCount, !(bytes[offset] == 10 && Self.startsWith(bytes, offset + 1, "=end")) { if bytes[offset] == 10 { line += 1 }; offset += 1 }
+                while offset < byteCount, bytes[offset] != 10 { offset += 1 }
                 continue
             }
             // Placeholders in template text
             if language == .template {
-                if c == 36 /* $ */, peek(1) == 123 { let st = i, sl = line; i = skipBalanced(s, i + 1, &line); add(.placeholder, st, i, sl); continue }
-                if c == 92 /* \ */, peek(1) == 40 { let st = i, sl = line; i = skipBalanced(s, i + 1, &line); add(.placeholder, st, i, sl); continue }
-                if c == 123, peek(1) == 123 {
-                    var k = i + 2
-                    while k < n, s[k] == 32 { k += 1 }
-                    if k < n, s[k] != 34, s[k] != 10, s[k] != 125 {
-                        let st = i, sl = line
-                        i += 2
-                        while i < n, !(s[i] == 125 && peek(1) == 125) { if s[i] == 10 { line += 1 }; i += 1 }
-                        i = min(n, i + 2)
-                        add(.placeholder, st, i, sl)
+                if byte == 36 /* $ */, peek(1) == 123 { let st = offset, sl = line; offset = skipBalanced(bytes, offset + 1, &line); add(.placeholder, st, offset, sl); continue }
+                if byte == 92 /* \ */, peek(1) == 40 { let st = offset, sl = line; offset = skipBalanced(bytes, offset + 1, &line); add(.placeholder, st, offset, sl); continue }
+                if byte == 123, peek(1) == 123 {
+                    var nameStart = offset + 2
+                    while nameStart < byteCount, bytes[nameStart] == 32 { nameStart += 1 }
+                    if nameStart < byteCount, bytes[nameStart] != 34, bytes[nameStart] != 10, bytes[nameStart] != 125 {
+                        let st = offset, sl = line
+                        offset += 2
+                        while offset < byteCount, !(bytes[offset] == 125 && peek(1) == 125) { if bytes[offset] == 10 { line += 1 }; offset += 1 }
+                        offset = min(byteCount, offset + 2)
+                        add(.placeholder, st, offset, sl)
                         continue
                     }
                     // `{{` escaping a brace (Python str.format): one brace
-                    add(.punct, i, i + 1, line); i += 2; continue
+                    add(.punct, offset, offset + 1, line); offset += 2; continue
                 }
-                if c == 125, peek(1) == 125 { add(.punct, i, i + 1, line); i += 2; continue }
-                if c == 36 /* $name */, Self.isIdentStart(peek(1)) {
-                    let st = i; i += 1
-                    while i < n, Self.isIdent(s[i]) { i += 1 }
-                    add(.placeholder, st, i, line); continue
+                if byte == 125, peek(1) == 125 { add(.punct, offset, offset + 1, line); offset += 2; continue }
+                if byte == 36 /* $name */, Self.isIdentStart(peek(1)) {
+                    let st = offset; offset += 1
+                    while offset < byteCount, Self.isIdent(bytes[offset]) { offset += 1 }
+                    add(.placeholder, st, offset, line); continue
                 }
-                if c == 37 /* %s %d %(x)s */, peek(1) == 40 || Self.isIdentStart(peek(1)) {
-                    let st = i; i += 1
-                    if s[i] == 40 { while i < n, s[i] != 41 { i += 1 }; i = min(n, i + 1) }
-                    while i < n, Self.isIdent(s[i]) || s[i] == 46 { i += 1 }
-                    add(.placeholder, st, i, line); continue
+                if byte == 37 /* %s %d %(x)s */, peek(1) == 40 || Self.isIdentStart(peek(1)) {
+                    let st = offset; offset += 1
+                    if bytes[offset] == 40 { while offset < byteCount, bytes[offset] != 41 { offset += 1 }; offset = min(byteCount, offset + 1) }
+                    while offset < byteCount, Self.isIdent(bytes[offset]) || bytes[offset] == 46 { offset += 1 }
+                    add(.placeholder, st, offset, line); continue
                 }
-                if c == 60 /* <%= %> */, peek(1) == 37 {
-                    let st = i
-                    while i < n, !(s[i] == 37 && peek(1) == 62) { if s[i] == 10 { line += 1 }; i += 1 }
-                    i = min(n, i + 2)
-                    add(.placeholder, st, i, line); continue
+                if byte == 60 /* <%= %> */, peek(1) == 37 {
+                    let st = offset
+                    while offset < byteCount, !(bytes[offset] == 37 && peek(1) == 62) { if bytes[offset] == 10 { line += 1 }; offset += 1 }
+                    offset = min(byteCount, offset + 2)
+                    add(.placeholder, st, offset, line); continue
                 }
-                if c == 123, peek(1) == 37 /* {% %} */ {
-                    while i < n, !(s[i] == 37 && peek(1) == 125) { if s[i] == 10 { line += 1 }; i += 1 }
-                    i = min(n, i + 2); continue
+                if byte == 123, peek(1) == 37 /* {% %} */ {
+                    while offset < byteCount, !(bytes[offset] == 37 && peek(1) == 125) { if bytes[offset] == 10 { line += 1 }; offset += 1 }
+                    offset = min(byteCount, offset + 2); continue
                 }
             }
             // Heredocs: Ruby <<~ID / <<-ID / <<ID, PHP <<<ID / <<<'ID'
-            if (language == .ruby || language == .php), c == 60, peek(1) == 60 {
-                var k = i + 2
-                if language == .php { guard peek(2) == 60 else { i += 2; add(.punct, i - 2, i, line); continue }; k = i + 3 }
-                if k < n, s[k] == 126 || s[k] == 45 { k += 1 }
+            if (language == .ruby || language == .php), byte == 60, peek(1) == 60 {
+                var cursor = offset + 2
+                if language == .php { guard peek(2) == 60 else { offset += 2; add(.punct, offset - 2, offset, line); continue }; cursor = offset + 3 }
+                if cursor < byteCount, bytes[cursor] == 126 || bytes[cursor] == 45 { cursor += 1 }
                 var quote: UInt8 = 0
-                if k < n, s[k] == 39 || s[k] == 34 { quote = s[k]; k += 1 }
-                let idStart = k
-                while k < n, Self.isIdent(s[k]) { k += 1 }
-                if k > idStart, k - idStart >= 2, s[idStart] >= 65, s[idStart] <= 90 {
-                    let id = Array(s[idStart..<k])
-                    if quote != 0, k < n, s[k] == quote { k += 1 }
+                if cursor < byteCount, bytes[cursor] == 39 || bytes[cursor] == 34 { quote = bytes[cursor]; cursor += 1 }
+                let idStart = cursor
+                while cursor < byteCount, Self.isIdent(bytes[cursor]) { cursor += 1 }
+                if cursor > idStart, cursor - idStart >= 2, bytes[idStart] >= 65, bytes[idStart] <= 90 {
+                    let id = Array(bytes[idStart..<cursor])
+                    if quote != 0, cursor < byteCount, bytes[cursor] == quote { cursor += 1 }
                     let sl = line
                     // Body starts on the next line and ends at a line whose trimmed text is the identifier.
-                    var j = k
-                    while j < n, s[j] != 10 { j += 1 }
-                    let restOfLine = (k, j)
-                    var bodyStart = j + 1
+                    var lineEnd = cursor
+                    while lineEnd < byteCount, bytes[lineEnd] != 10 { lineEnd += 1 }
+                    let restOfLine = (cursor, lineEnd)
+                    var bodyStart = lineEnd + 1
                     var bodyEnd = bodyStart
                     var l2 = line + 1
-                    var p = bodyStart
-                    while p < n {
-                        var e = p
-                        while e < n, s[e] != 10 { e += 1 }
-                        var t = p
-                        while t < e, s[t] == 32 || s[t] == 9 { t += 1 }
-                        if e - t >= id.count, Array(s[t..<(t + id.count)]) == id,
-                           t + id.count == e || !Self.isIdent(s[t + id.count]) {
-                            bodyEnd = p
+                    var lineStart = bodyStart
+                    while lineStart < byteCount {
+                        var bodyLineEnd = lineStart
+                        while bodyLineEnd < byteCount, bytes[bodyLineEnd] != 10 { bodyLineEnd += 1 }
+                        var textStart = lineStart
+                        while textStart < bodyLineEnd, bytes[textStart] == 32 || bytes[textStart] == 9 { textStart += 1 }
+                        if bodyLineEnd - textStart >= id.count, Array(bytes[textStart..<(textStart + id.count)]) == id,
+                           textStart + id.count == bodyLineEnd || !Self.isIdent(bytes[textStart + id.count]) {
+                            bodyEnd = lineStart
                             break
                         }
-                        p = e + 1
+                        lineStart = bodyLineEnd + 1
                         l2 += 1
-                        bodyEnd = min(p, n)
+                        bodyEnd = min(lineStart, byteCount)
                     }
                     // A heredoc opened on the file's last line (no line break after it) has an empty body.
-                    bodyStart = min(bodyStart, n)
-                    bodyEnd = min(bodyEnd, n)
-                    out.append(SourceToken(kind: .string, text: String(decoding: s[bodyStart..<max(bodyStart, bodyEnd)], as: UTF8.self),
+                    bodyStart = min(bodyStart, byteCount)
+                    bodyEnd = min(bodyEnd, byteCount)
+                    out.append(SourceToken(kind: .string, text: String(decoding: bytes[bodyStart..<max(bodyStart, bodyEnd)], as: UTF8.self),
                                            line: sl, endLine: l2, newlineBefore: newline))
                     newline = false
                     // Tokens after `<<~ID` on the same line (e.g. `.strip`) are lexed too.
-                    let tail = String(decoding: s[restOfLine.0..<restOfLine.1], as: UTF8.self)
+                    let tail = String(decoding: bytes[restOfLine.0..<restOfLine.1], as: UTF8.self)
                     out += SourceTokenizer(language: language).tokenize(tail, firstLine: sl).map {
-                        var t = $0; t.newlineBefore = false; return t
+                        var token = $0; token.newlineBefore = false; return token
                     }
-                    var q = bodyEnd
-                    while q < n, s[q] != 10 { q += 1 }
-                    i = q
+                    var resume = bodyEnd
+                    while resume < byteCount, bytes[resume] != 10 { resume += 1 }
+                    offset = resume
                     line = l2
                     continue
                 }
             }
             // Strings
-            if c == 34 || c == 39 || c == 96 {
-                let st = i, sl = line
-                let triple = (c == 34 || c == 39) && peek(1) == c && peek(2) == c
-                    && (language == .python || language == .swift || language == .jvm || c == 34 && language == .template)
+            if byte == 34 || byte == 39 || byte == 96 {
+                let st = offset, sl = line
+                let triple = (byte == 34 || byte == 39) && peek(1) == byte && peek(2) == byte
+                    && (language == .python || language == .swift || language == .jvm || byte == 34 && language == .template)
                 if triple {
-                    i += 3
-                    while i < n, !(s[i] == c && peek(1) == c && peek(2) == c) {
-                        if s[i] == 92 { i += 1 }
-                        if i < n, s[i] == 10 { line += 1 }
-                        i += 1
+                    offset += 3
+                    while offset < byteCount, !(bytes[offset] == byte && peek(1) == byte && peek(2) == byte) {
+                        if bytes[offset] == 92 { offset += 1 }
+                        if offset < byteCount, bytes[offset] == 10 { line += 1 }
+                        offset += 1
                     }
-                    let end = min(i, n)
-                    i = min(n, i + 3)
-                    out.append(SourceToken(kind: .string, text: String(decoding: s[(st + 3)..<end], as: UTF8.self),
+                    let end = min(offset, byteCount)
+                    offset = min(byteCount, offset + 3)
+                    out.append(SourceToken(kind: .string, text: String(decoding: bytes[(st + 3)..<end], as: UTF8.self),
                                            line: sl, endLine: line, newlineBefore: newline))
                     newline = false
                     continue
                 }
-                i += 1
-                let raw = c == 96 && language == .go
-                while i < n, s[i] != c {
-                    if s[i] == 92, !raw { i += 1 }
-                    else if c == 96, language == .javascript, s[i] == 36, peek(1) == 123 { i = skipBalanced(s, i + 1, &line); continue }
-                    if i < n, s[i] == 10 {
+                offset += 1
+                let raw = byte == 96 && language == .go
+                while offset < byteCount, bytes[offset] != byte {
+                    if bytes[offset] == 92, !raw { offset += 1 }
+                    else if byte == 96, language == .javascript, bytes[offset] == 36, peek(1) == 123 { offset = skipBalanced(bytes, offset + 1, &line); continue }
+                    if offset < byteCount, bytes[offset] == 10 {
                         line += 1
-                        if c != 96, language != .php, language != .ruby { break } // unterminated
+                        if byte != 96, language != .php, language != .ruby { break } // unterminated
                     }
-                    i += 1
+                    offset += 1
                 }
-                let end = min(i, n)
-                i = min(n, i + 1)
-                out.append(SourceToken(kind: .string, text: String(decoding: s[(st + 1)..<end], as: UTF8.self),
+                let end = min(offset, byteCount)
+                offset = min(byteCount, offset + 1)
+                out.append(SourceToken(kind: .string, text: String(decoding: bytes[(st + 1)..<end], as: UTF8.self),
                                        line: sl, endLine: line, newlineBefore: newline))
                 newline = false
                 continue
             }
             // Identifiers (with PHP $ and Ruby symbols / ivars as part of the name)
-            if Self.isIdentStart(c) || (c == 36 && language == .php && Self.isIdentStart(peek(1)))
-                || (c == 64 && (language == .ruby) && Self.isIdentStart(peek(1))) {
-                let st = i
-                i += 1
-                while i < n, Self.isIdent(s[i]) { i += 1 }
-                if language == .ruby || language == .swift, i < n, s[i] == 63 || s[i] == 33, peek(1) != 61 { i += 1 }
+            if Self.isIdentStart(byte) || (byte == 36 && language == .php && Self.isIdentStart(peek(1)))
+                || (byte == 64 && (language == .ruby) && Self.isIdentStart(peek(1))) {
+                let st = offset
+                offset += 1
+                while offset < byteCount, Self.isIdent(bytes[offset]) { offset += 1 }
+                if language == .ruby || language == .swift, offset < byteCount, bytes[offset] == 63 || bytes[offset] == 33, peek(1) != 61 { offset += 1 }
                 // Python string prefixes: f"…", r'…', b"…", rb"…"
-                if language == .python || language == .jvm, i < n, s[i] == 34 || s[i] == 39, i - st <= 2 {
-                    let p = String(decoding: s[st..<i], as: UTF8.self).lowercased()
-                    if ["f", "r", "b", "u", "rb", "br", "fr", "rf"].contains(p) { continue }
+                if language == .python || language == .jvm, offset < byteCount, bytes[offset] == 34 || bytes[offset] == 39, offset - st <= 2 {
+                    let prefix = String(decoding: bytes[st..<offset], as: UTF8.self).lowercased()
+                    if ["f", "r", "b", "u", "rb", "br", "fr", "rf"].contains(prefix) { continue }
                 }
-                add(.identifier, st, i, line)
+                add(.identifier, st, offset, line)
                 continue
             }
-            if Self.isDigit(c) {
-                let st = i
-                while i < n, Self.isIdent(s[i]) || s[i] == 46 && i + 1 < n && Self.isDigit(s[i + 1]) { i += 1 }
-                add(.number, st, i, line)
+            if Self.isDigit(byte) {
+                let st = offset
+                while offset < byteCount, Self.isIdent(bytes[offset]) || bytes[offset] == 46 && offset + 1 < byteCount && Self.isDigit(bytes[offset + 1]) { offset += 1 }
+                add(.number, st, offset, line)
                 continue
             }
             // Multi-character punctuation
             let c1 = peek(1), c2 = peek(2)
             var len = 1
-            if (c == 46 && c1 == 46 && c2 == 46) || (c == 60 && c1 == 60 && c2 == 60) || (c == 61 && c1 == 61 && c2 == 61)
-                || (c == 33 && c1 == 61 && c2 == 61) || (c == 42 && c1 == 42 && c2 == 61) {
+            if (byte == 46 && c1 == 46 && c2 == 46) || (byte == 60 && c1 == 60 && c2 == 60) || (byte == 61 && c1 == 61 && c2 == 61)
+                || (byte == 33 && c1 == 61 && c2 == 61) || (byte == 42 && c1 == 42 && c2 == 61) {
                 len = 3
-            } else if Self.twoCharPunct(c, c1) {
+            } else if Self.twoCharPunct(byte, c1) {
                 len = 2
             }
             if len > 1 {
-                add(.punct, i, i + len, line)
-                i += len
+                add(.punct, offset, offset + len, line)
+                offset += len
                 continue
             }
-            if language == .ruby, c == 58 /* :symbol */, Self.isIdentStart(peek(1)), i > 0, s[i - 1] != 58 {
-                let st = i + 1
-                i += 1
-                while i < n, Self.isIdent(s[i]) { i += 1 }
-                out.append(SourceToken(kind: .string, text: String(decoding: s[st..<i], as: UTF8.self),
+            if language == .ruby, byte == 58 /* :symbol */, Self.isIdentStart(peek(1)), offset > 0, bytes[offset - 1] != 58 {
+                let st = offset + 1
+                offset += 1
+                while offset < byteCount, Self.isIdent(bytes[offset]) { offset += 1 }
+                out.append(SourceToken(kind: .string, text: String(decoding: bytes[st..<offset], as: UTF8.self),
                                        line: line, endLine: line, newlineBefore: newline))
                 newline = false
                 continue
             }
-            add(.punct, i, i + 1, line)
-            i += 1
+            add(.punct, offset, offset + 1, line)
+            offset += 1
         }
         return out
     }
@@ -298,14 +298,14 @@ struct SourceTokenizer {
     private func skipBalanced(_ s: [UInt8], _ i: Int, _ line: inout Int) -> Int {
         let open = s[i], close: UInt8 = open == 123 ? 125 : 41
         var depth = 0
-        var k = i
-        while k < s.count {
-            if s[k] == 10 { line += 1 }
-            if s[k] == open { depth += 1 } else if s[k] == close {
+        var cursor = i
+        while cursor < s.count {
+            if s[cursor] == 10 { line += 1 }
+            if s[cursor] == open { depth += 1 } else if s[cursor] == close {
                 depth -= 1
-                if depth == 0 { return k + 1 }
+                if depth == 0 { return cursor + 1 }
             }
-            k += 1
+            cursor += 1
         }
         return s.count
     }
@@ -322,10 +322,10 @@ struct SourceTokenizer {
     }
 
     static func startsWith(_ s: [UInt8], _ i: Int, _ p: String) -> Bool {
-        var k = i
-        for b in p.utf8 {
-            guard k < s.count, s[k] == b else { return false }
-            k += 1
+        var cursor = i
+        for byte in p.utf8 {
+            guard cursor < s.count, s[cursor] == byte else { return false }
+            cursor += 1
         }
         return true
     }
