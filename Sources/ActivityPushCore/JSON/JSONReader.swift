@@ -399,8 +399,8 @@ private struct Parser: ~Copyable {
                 index += plain
                 if plain == 8 { continue }
             }
-            let b = bytes[index]
-            if b == UInt8(ascii: "\"") {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 lastStringWasPlain = !sawNonASCII
@@ -408,19 +408,19 @@ private struct Parser: ~Copyable {
                     if let known = knownStrings?.string(for: slice) { return known }
                     return String(decoding: slice, as: UTF8.self)
                 }
-                guard let s = String(validating: slice, as: UTF8.self) else {
+                guard let text = String(validating: slice, as: UTF8.self) else {
                     try fail("the string is not valid UTF-8; RFC 8259 §8.1 requires UTF-8", at: quote)
                 }
-                return s
+                return text
             }
-            if b == UInt8(ascii: "\\") { break }
-            if b < 0x20 {
-                if b == 0x0A { try fail("the string is not closed before the end of the line (a '\"' is missing, or a raw newline must be written \\n)", at: quote) }
-                try fail("control character \(describe(b)) inside a string must be escaped", at: index)
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 {
+                if byte == 0x0A { try fail("the string is not closed before the end of the line (a '\"' is missing, or a raw newline must be written \\n)", at: quote) }
+                try fail("control character \(describe(byte)) inside a string must be escaped", at: index)
             }
-            if b >= 0x80 {
+            if byte >= 0x80 {
                 sawNonASCII = true
-                if b & 0xC0 == 0x80 { continuationBytes += 1 }
+                if byte & 0xC0 == 0x80 { continuationBytes += 1 }
             }
             index += 1
         }
@@ -434,20 +434,20 @@ private struct Parser: ~Copyable {
         lastStringWasPlain = false
         var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
-            let b = bytes[index]
-            switch b {
+            let byte = bytes[index]
+            switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let s = String(validating: out, as: UTF8.self) else {
+                guard let text = String(validating: out, as: UTF8.self) else {
                     try fail("the string is not valid UTF-8; RFC 8259 §8.1 requires UTF-8", at: quote)
                 }
-                return s
+                return text
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { break }
-                let e = bytes[index]
+                let escaped = bytes[index]
                 index += 1
-                switch e {
+                switch escaped {
                 case UInt8(ascii: "\""): out.append(0x22)
                 case UInt8(ascii: "\\"): out.append(0x5C)
                 case UInt8(ascii: "/"): out.append(0x2F)
@@ -471,12 +471,12 @@ private struct Parser: ~Copyable {
                     }
                     out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
                 default:
-                    try fail("invalid escape '\\\(Character(Unicode.Scalar(e)))'; JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", at: index - 2)
+                    try fail("invalid escape '\\\(Character(Unicode.Scalar(escaped)))'; JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", at: index - 2)
                 }
             default:
-                if b < 0x20 { try fail("control character \(describe(b)) inside a string must be escaped") }
-                if b & 0xC0 == 0x80 { continuationBytes += 1 }
-                out.append(b)
+                if byte < 0x20 { try fail("control character \(describe(byte)) inside a string must be escaped") }
+                if byte & 0xC0 == 0x80 { continuationBytes += 1 }
+                out.append(byte)
                 index += 1
             }
         }
@@ -485,19 +485,19 @@ private struct Parser: ~Copyable {
 
     mutating func hex4() throws -> UInt32 {
         guard index + 4 <= bytes.count else { try fail("\\u must be followed by four hex digits") }
-        var v: UInt32 = 0
+        var value: UInt32 = 0
         for _ in 0..<4 {
-            let b = bytes[index]
-            let d: UInt32
-            switch b {
-            case 0x30...0x39: d = UInt32(b - 0x30)
-            case 0x41...0x46: d = UInt32(b - 0x41 + 10)
-            case 0x61...0x66: d = UInt32(b - 0x61 + 10)
+            let byte = bytes[index]
+            let digitValue: UInt32
+            switch byte {
+            case 0x30...0x39: digitValue = UInt32(byte - 0x30)
+            case 0x41...0x46: digitValue = UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: digitValue = UInt32(byte - 0x61 + 10)
             default: try fail("\\u must be followed by four hex digits")
             }
-            v = v * 16 + d
+            value = value * 16 + digitValue
             index += 1
         }
-        return v
+        return value
     }
 }

@@ -12,27 +12,27 @@ public enum ActivitySchemaDescription {
     public static func json(_ schema: ActivitySchema) -> JSONValue {
         .obj([
             ("files", .arr(schema.files.map(JSONValue.string))),
-            ("types", .arr(schema.types.map { t in
+            ("types", .arr(schema.types.map { attributesType in
                 .obj([
-                    ("name", .string(t.name)),
-                    ("location", .string(t.location.description)),
-                    ("attributes", shape(t.attributes)),
-                    ("content-state", shape(t.contentState)),
+                    ("name", .string(attributesType.name)),
+                    ("location", .string(attributesType.location.description)),
+                    ("attributes", shape(attributesType.attributes)),
+                    ("content-state", shape(attributesType.contentState)),
                 ])
             })),
         ])
     }
 
     /// One SHAPE object (see above).
-    public static func shape(_ s: ValueShape) -> JSONValue {
-        switch s {
+    public static func shape(_ valueShape: ValueShape) -> JSONValue {
+        switch valueShape {
         case .bool: return kind("bool")
         case .string: return kind("string")
         case .character: return kind("character")
-        case .integer(let k):
-            return .obj([("kind", .string("integer")), ("swiftType", .string(k.name)),
-                         ("minimum", .number(JSONNumber(lexeme: String(k.min)))),
-                         ("maximum", .number(JSONNumber(lexeme: String(k.maxUnsigned))))])
+        case .integer(let kind):
+            return .obj([("kind", .string("integer")), ("swiftType", .string(kind.name)),
+                         ("minimum", .number(JSONNumber(lexeme: String(kind.min)))),
+                         ("maximum", .number(JSONNumber(lexeme: String(kind.maxUnsigned))))])
         case .floating(let name): return .obj([("kind", .string("number")), ("swiftType", .string(name))])
         case .date: return .obj([("kind", .string("date")), ("encoding", .string("seconds since 2001-01-01 00:00:00 UTC"))])
         case .customDate(let encoding, let decoding):
@@ -47,41 +47,41 @@ public enum ActivitySchemaDescription {
         case .set(let e): return .obj([("kind", .string("set")), ("element", shape(e))])
         case .dictionary(let k, let v): return .obj([("kind", .string("dictionary")), ("key", shape(k)), ("value", shape(v))])
         case .optional(let w): return .obj([("kind", .string("optional")), ("element", shape(w))])
-        case .object(let o):
-            var pairs: [(String, JSONValue)] = [("kind", .string("object")), ("swiftType", .string(o.name))]
-            if let l = o.location { pairs.append(("location", .string(l.description))) }
-            pairs.append(("properties", .arr(o.properties.map { p in
+        case .object(let structShape):
+            var pairs: [(String, JSONValue)] = [("kind", .string("object")), ("swiftType", .string(structShape.name))]
+            if let l = structShape.location { pairs.append(("location", .string(l.description))) }
+            pairs.append(("properties", .arr(structShape.properties.map { property in
                 var prop: [(String, JSONValue)] = [
-                    ("name", .string(p.name)), ("key", .string(p.key)), ("swiftType", .string(p.typeName)),
-                    ("required", .bool(p.isRequired)), ("shape", shape(p.shape)),
+                    ("name", .string(property.name)), ("key", .string(property.key)), ("swiftType", .string(property.typeName)),
+                    ("required", .bool(property.isRequired)), ("shape", shape(property.shape)),
                 ]
-                if let l = p.location { prop.append(("location", .string(l.description))) }
+                if let l = property.location { prop.append(("location", .string(l.description))) }
                 return .obj(prop)
             })))
-            pairs.append(("conditionalKeys", .arr(o.conditionalKeys.map(JSONValue.string))))
-            if o.decodesFromAnyValue { pairs.append(("decodesFromAnyValue", .bool(true))) }
+            pairs.append(("conditionalKeys", .arr(structShape.conditionalKeys.map(JSONValue.string))))
+            if structShape.decodesFromAnyValue { pairs.append(("decodesFromAnyValue", .bool(true))) }
             return .obj(pairs)
-        case .enumeration(let e):
-            var pairs: [(String, JSONValue)] = [("kind", .string("enum")), ("swiftType", .string(e.name))]
-            if let l = e.location { pairs.append(("location", .string(l.description))) }
+        case .enumeration(let enumShape):
+            var pairs: [(String, JSONValue)] = [("kind", .string("enum")), ("swiftType", .string(enumShape.name))]
+            if let l = enumShape.location { pairs.append(("location", .string(l.description))) }
             let raw: JSONValue
-            switch e.rawType {
+            switch enumShape.rawType {
             case .string?: raw = .string("String")
             case .integer(let k)?: raw = .string(k.name)
             case .floating?: raw = .string("floating")
             case nil: raw = .null
             }
             pairs.append(("rawType", raw))
-            if let rawName = e.rawTypeName { pairs.append(("rawSwiftType", .string(rawName))) }
-            pairs.append(("cases", .arr(e.cases.map { c in
-                var casePairs: [(String, JSONValue)] = [("name", .string(c.name))]
-                if c.key != c.name { casePairs.append(("key", .string(c.key))) }
-                if let v = c.rawValue {
-                    casePairs.append(("rawValue", e.rawType == .string ? .string(v) : .number(JSONNumber(lexeme: v))))
+            if let rawName = enumShape.rawTypeName { pairs.append(("rawSwiftType", .string(rawName))) }
+            pairs.append(("cases", .arr(enumShape.cases.map { enumCase in
+                var casePairs: [(String, JSONValue)] = [("name", .string(enumCase.name))]
+                if enumCase.key != enumCase.name { casePairs.append(("key", .string(enumCase.key))) }
+                if let rawText = enumCase.rawValue {
+                    casePairs.append(("rawValue", enumShape.rawType == .string ? .string(rawText) : .number(JSONNumber(lexeme: rawText))))
                 } else {
-                    casePairs.append(("associatedValues", .arr(c.associatedValues.enumerated().map { index, value in
+                    casePairs.append(("associatedValues", .arr(enumCase.associatedValues.enumerated().map { index, value in
                         var valuePairs: [(String, JSONValue)] = [("key", .string(value.key))]
-                        let label = index < c.associatedValueLabels.count ? c.associatedValueLabels[index] : value.key
+                        let label = index < enumCase.associatedValueLabels.count ? enumCase.associatedValueLabels[index] : value.key
                         if label != value.key { valuePairs.append(("label", .string(label))) }
                         valuePairs.append(("shape", shape(value.shape)))
                         return .obj(valuePairs)

@@ -176,18 +176,18 @@ public enum JSONSchemaExporter {
                 var pairs: [(String, JSONValue)] = [("type", .string("object")), ("additionalProperties", elementSchema(value))]
                 switch key.unwrapped {
                 case .integer: pairs.append(("propertyNames", .obj([("pattern", .string("^-?[0-9]+$"))])))
-                case .enumeration(let e) where e.rawType != nil && e.rawType != .floating:
+                case .enumeration(let enumShape) where enumShape.rawType != nil && enumShape.rawType != .floating:
                     // A CodingKeyRepresentable enum: its raw values (an Int raw value as its decimal text).
-                    pairs.append(("propertyNames", .obj([("enum", .arr(e.cases.compactMap { $0.rawValue.map(JSONValue.string) }))])))
+                    pairs.append(("propertyNames", .obj([("enum", .arr(enumShape.cases.compactMap { $0.rawValue.map(JSONValue.string) }))])))
                 default: break
                 }
                 return .obj(pairs)
             case .optional(let inner):
                 return schema(inner)
-            case .object(let s):
-                return named(s.name) { b in b.object(s, closed: false) }
-            case .enumeration(let e):
-                return named(e.name) { b in b.enumeration(e) }
+            case .object(let structShape):
+                return named(structShape.name) { b in b.object(structShape, closed: false) }
+            case .enumeration(let enumShape):
+                return named(enumShape.name) { b in b.enumeration(enumShape) }
             case .unresolved(let typeName, let reason):
                 return .obj([("$comment", .string("unresolved \(typeName): \(reason); any value accepted"))])
             }
@@ -211,57 +211,57 @@ public enum JSONSchemaExporter {
             return JSONSchemaExporter.ref(name)
         }
 
-        mutating func object(_ s: StructShape, closed: Bool) -> JSONValue {
-            if s.decodesFromAnyValue {
-                return .obj([("title", .string(s.name)), ("$comment", .string("stores nothing: any JSON value decodes"))])
+        mutating func object(_ structShape: StructShape, closed: Bool) -> JSONValue {
+            if structShape.decodesFromAnyValue {
+                return .obj([("title", .string(structShape.name)), ("$comment", .string("stores nothing: any JSON value decodes"))])
             }
             var properties: [(String, JSONValue)] = []
             var required: [JSONValue] = []
-            for p in s.properties {
-                var schema = self.schema(p.shape)
+            for property in structShape.properties {
+                var schema = self.schema(property.shape)
                 if case .object(var members) = schema {
-                    members.append(JSONMember(key: "$comment", value: JSONNode(.string("Swift: \(p.name): \(p.typeName)"))))
+                    members.append(JSONMember(key: "$comment", value: JSONNode(.string("Swift: \(property.name): \(property.typeName)"))))
                     schema = .object(members)
                 }
-                properties.append((p.key, schema))
-                if p.isRequired { required.append(.string(p.key)) }
+                properties.append((property.key, schema))
+                if property.isRequired { required.append(.string(property.key)) }
             }
-            for key in s.conditionalKeys where !properties.contains(where: { $0.0 == key }) {
+            for key in structShape.conditionalKeys where !properties.contains(where: { $0.0 == key }) {
                 properties.append((key, .obj([("$comment", .string("declared under #if: may or may not be decoded"))])))
             }
-            var pairs: [(String, JSONValue)] = [("type", .string("object")), ("title", .string(s.name)),
+            var pairs: [(String, JSONValue)] = [("type", .string("object")), ("title", .string(structShape.name)),
                                                 ("properties", .obj(properties)), ("required", .arr(required))]
             if closed { pairs.append(("additionalProperties", .bool(false))) }
             return .obj(pairs)
         }
 
-        mutating func enumeration(_ e: EnumShape) -> JSONValue {
-            if let raw = e.rawType {
-                let values: [JSONValue] = e.cases.compactMap { c in
-                    guard let v = c.rawValue else { return nil }
-                    if raw == .string { return .string(v) }
-                    return .number(JSONNumber(lexeme: v))
+        mutating func enumeration(_ enumShape: EnumShape) -> JSONValue {
+            if let raw = enumShape.rawType {
+                let values: [JSONValue] = enumShape.cases.compactMap { enumCase in
+                    guard let rawText = enumCase.rawValue else { return nil }
+                    if raw == .string { return .string(rawText) }
+                    return .number(JSONNumber(lexeme: rawText))
                 }
-                return .obj([("title", .string(e.name)), ("enum", .arr(values))])
+                return .obj([("title", .string(enumShape.name)), ("enum", .arr(values))])
             }
             // Keyed form: exactly one key, the case name, holding the associated values.
-            let variants: [JSONValue] = e.cases.map { c in
+            let variants: [JSONValue] = enumShape.cases.map { enumCase in
                 var properties: [(String, JSONValue)] = []
                 var required: [JSONValue] = []
-                for value in c.associatedValues {
+                for value in enumCase.associatedValues {
                     properties.append((value.key, schema(value.shape)))
                     if !value.shape.isOptional { required.append(.string(value.key)) }
                 }
                 let payload: JSONValue = .obj([("type", .string("object")), ("properties", .obj(properties)),
                                                ("required", .arr(required))])
                 // The decoder ignores keys that are not case keys, but needs exactly one case key.
-                let others: [JSONValue] = e.cases.filter { $0.key != c.key }.map { .string($0.key) }
-                var variant: [(String, JSONValue)] = [("type", .string("object")), ("properties", .obj([(c.key, payload)])),
-                                                     ("required", .arr([.string(c.key)]))]
+                let others: [JSONValue] = enumShape.cases.filter { $0.key != enumCase.key }.map { .string($0.key) }
+                var variant: [(String, JSONValue)] = [("type", .string("object")), ("properties", .obj([(enumCase.key, payload)])),
+                                                     ("required", .arr([.string(enumCase.key)]))]
                 if !others.isEmpty { variant.append(("not", .obj([("anyOf", .arr(others.map { .obj([("required", .arr([$0]))]) }))]))) }
                 return .obj(variant)
             }
-            return .obj([("title", .string(e.name)), ("oneOf", .arr(variants))])
+            return .obj([("title", .string(enumShape.name)), ("oneOf", .arr(variants))])
         }
     }
 }

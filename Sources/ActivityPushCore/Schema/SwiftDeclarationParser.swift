@@ -2,10 +2,10 @@
 /// `init(from:)`. Function and accessor bodies are skipped by bracket matching over the lexer's tokens
 /// (strings and comments are already single tokens or gone), so a 500-line file reads in well under 1 ms.
 struct SwiftDeclarationParser {
-    private let t: [SwiftToken]
+    private let tokens: [SwiftToken]
     private let bytes: [UInt8]
     private let file: String
-    private var p = 0
+    private var cursor = 0
     private var out = SwiftDeclarations()
     /// Current nesting of type syntax (`[`, `<`, `?`, `&`, `->`, `~`) and of type declarations.
     private var typeNesting = 0
@@ -31,36 +31,36 @@ struct SwiftDeclarationParser {
     static func parse(text: String, file: String) throws(SwiftSyntaxError) -> SwiftDeclarations {
         let bytes = Array(text.utf8)
         let tokens = try SwiftLexer.tokenize(bytes)
-        var parser = SwiftDeclarationParser(t: tokens, bytes: bytes, file: file)
+        var parser = SwiftDeclarationParser(tokens: tokens, bytes: bytes, file: file)
         try parser.parseBody(scope: [], typeIndex: nil, closeLine: nil)
         return parser.out
     }
 
-    private init(t: [SwiftToken], bytes: [UInt8], file: String) {
-        self.t = t
+    private init(tokens: [SwiftToken], bytes: [UInt8], file: String) {
+        self.tokens = tokens
         self.bytes = bytes
         self.file = file
     }
 
     // MARK: token helpers
 
-    private var atEnd: Bool { p >= t.count }
+    private var atEnd: Bool { cursor >= tokens.count }
 
     private func isPunct(_ c: Unicode.Scalar, at k: Int? = nil) -> Bool {
-        let j = k ?? p
-        guard j < t.count, t[j].kind == .punct else { return false }
-        return t[j].char == UInt8(truncatingIfNeeded: c.value)
+        let j = k ?? cursor
+        guard j < tokens.count, tokens[j].kind == .punct else { return false }
+        return tokens[j].char == UInt8(truncatingIfNeeded: c.value)
     }
 
     private func isIdent(_ s: String, at k: Int? = nil) -> Bool {
-        let j = k ?? p
-        return j < t.count && t[j].kind == .identifier && t[j].text == s
+        let j = k ?? cursor
+        return j < tokens.count && tokens[j].kind == .identifier && tokens[j].text == s
     }
 
     private func source(_ from: Int, _ to: Int) -> String {
-        let to = min(to, t.count)
+        let to = min(to, tokens.count)
         guard from < to else { return "" }
-        return String(decoding: bytes[t[from].start..<t[to - 1].end], as: UTF8.self)
+        return String(decoding: bytes[tokens[from].start..<tokens[to - 1].end], as: UTF8.self)
     }
 
     private static let closers: [UInt8: UInt8] = [0x28: 0x29, 0x5B: 0x5D, 0x7B: 0x7D]
@@ -68,19 +68,19 @@ struct SwiftDeclarationParser {
     /// Counts `units` of work; throws once the file's ``workBudget`` is spent.
     private mutating func spend(_ units: Int) throws(SwiftSyntaxError) {
         work += units
-        guard work > Self.workBudget(tokens: t.count) else { return }
-        let line = p < t.count ? t[p].line : (t.last?.line ?? 1)
+        guard work > Self.workBudget(tokens: tokens.count) else { return }
+        let line = cursor < tokens.count ? tokens[cursor].line : (tokens.last?.line ?? 1)
         throw SwiftSyntaxError(line: line, message: "type syntax too tangled to read (unbalanced '<', '[' or '(' near here)",
                                fix: "correct the type's brackets so the file compiles")
     }
 
     /// At `(`, `[` or `{`: moves past the matching closer.
     private mutating func skipBalanced() throws(SwiftSyntaxError) {
-        let first = p
-        defer { work += p - first }
+        let first = cursor
+        defer { work += cursor - first }
         var stack: [(closer: UInt8, line: Int, open: UInt8)] = []
         repeat {
-            let tok = t[p]
+            let tok = tokens[cursor]
             if tok.kind == .punct {
                 if let c = Self.closers[tok.char] {
                     stack.append((c, tok.line, tok.char))
@@ -93,8 +93,8 @@ struct SwiftDeclarationParser {
                     stack.removeLast()
                 }
             }
-            p += 1
-        } while !stack.isEmpty && p < t.count
+            cursor += 1
+        } while !stack.isEmpty && cursor < tokens.count
         if let top = stack.last {
             throw SwiftSyntaxError(line: top.line,
                                    message: "'\(Character(Unicode.Scalar(top.open)))' opened here is never closed")
@@ -124,8 +124,8 @@ struct SwiftDeclarationParser {
                 throw SwiftSyntaxError(line: line, message: "'#if' opened here has no '#endif' before \(end); add the missing '#endif'")
             }
         }
-        while p < t.count {
-            let tok = t[p]
+        while cursor < tokens.count {
+            let tok = tokens[cursor]
             if tok.kind == .punct {
                 switch tok.char {
                 case 0x7D:  // }
@@ -133,7 +133,7 @@ struct SwiftDeclarationParser {
                         throw SwiftSyntaxError(line: tok.line, message: "unbalanced '}' (no matching '{')")
                     }
                     try checkConditionalsClosed(at: "the '}' at line \(tok.line)")
-                    p += 1
+                    cursor += 1
                     return
                 case 0x29, 0x5D:
                     throw SwiftSyntaxError(line: tok.line, message: "unbalanced '\(Character(Unicode.Scalar(tok.char)))'")
@@ -141,7 +141,7 @@ struct SwiftDeclarationParser {
                     try skipBalanced()
                     continue
                 default:
-                    p += 1
+                    cursor += 1
                     continue
                 }
             }
@@ -154,17 +154,17 @@ struct SwiftDeclarationParser {
                 case "elseif":
                     try skipDirectiveLine()
                 case "else":
-                    p += 1
+                    cursor += 1
                 case "endif":
                     guard !openConditionals.isEmpty else {
                         throw SwiftSyntaxError(line: tok.line, message: "'#endif' without a matching '#if'; remove it or add the '#if'")
                     }
                     openConditionals.removeLast()
                     conditionalDepth = max(0, conditionalDepth - 1)
-                    p += 1
+                    cursor += 1
                 default:  // #warning(…), #sourceLocation(…), #Preview { … }, freestanding macros
-                    p += 1
-                    if isPunct("("), !t[p].spaceBefore { try skipBalanced() }
+                    cursor += 1
+                    if isPunct("("), !tokens[cursor].spaceBefore { try skipBalanced() }
                     if isPunct("{") { try skipBalanced() }
                 }
                 continue
@@ -178,9 +178,9 @@ struct SwiftDeclarationParser {
     }
 
     private mutating func skipDirectiveLine() throws(SwiftSyntaxError) {
-        p += 1
-        while p < t.count && !t[p].newlineBefore {
-            if isPunct("(") { try skipBalanced() } else { p += 1 }
+        cursor += 1
+        while cursor < tokens.count && !tokens[cursor].newlineBefore {
+            if isPunct("(") { try skipBalanced() } else { cursor += 1 }
         }
     }
 
@@ -198,35 +198,35 @@ struct SwiftDeclarationParser {
         var customAttributes: [String] = []
         var isStatic = false
         var isLazy = false
-        while p < t.count {
-            let tok = t[p]
+        while cursor < tokens.count {
+            let tok = tokens[cursor]
             if tok.kind == .attribute {
-                p += 1
-                if isPunct("("), !t[p].spaceBefore { try skipBalanced() }
+                cursor += 1
+                if isPunct("("), !tokens[cursor].spaceBefore { try skipBalanced() }
                 if !Self.builtinAttributes.contains(tok.text) && !tok.text.hasPrefix("_") {
                     customAttributes.append(tok.text)
                 }
                 continue
             }
             if tok.kind == .identifier, Self.modifiers.contains(tok.text) {
-                if tok.text == "class", p + 1 < t.count, t[p + 1].kind == .identifier,
-                   !Self.modifiers.contains(t[p + 1].text),
-                   !["var", "let", "func", "subscript"].contains(t[p + 1].text) {
+                if tok.text == "class", cursor + 1 < tokens.count, tokens[cursor + 1].kind == .identifier,
+                   !Self.modifiers.contains(tokens[cursor + 1].text),
+                   !["var", "let", "func", "subscript"].contains(tokens[cursor + 1].text) {
                     break  // `class Name`: a class declaration
                 }
                 if tok.text == "static" || tok.text == "class" { isStatic = true }
                 if tok.text == "lazy" { isLazy = true }
-                p += 1
-                if isPunct("("), !t[p].spaceBefore { try skipBalanced() }  // private(set), unowned(safe)
+                cursor += 1
+                if isPunct("("), !tokens[cursor].spaceBefore { try skipBalanced() }  // private(set), unowned(safe)
                 continue
             }
             break
         }
-        guard p < t.count else { return }
-        let tok = t[p]
+        guard cursor < tokens.count else { return }
+        let tok = tokens[cursor]
         guard tok.kind == .identifier else {
             if tok.kind == .punct, [0x28, 0x5B, 0x7B].contains(tok.char) { try skipBalanced() }
-            else if !(tok.kind == .punct && tok.char == 0x7D) { p += 1 }
+            else if !(tok.kind == .punct && tok.char == 0x7D) { cursor += 1 }
             return
         }
         switch tok.text {
@@ -257,16 +257,16 @@ struct SwiftDeclarationParser {
 
     /// Top-level code or anything unknown: one token (or one bracketed group).
     private mutating func skipStatement() throws(SwiftSyntaxError) {
-        if isPunct("(") || isPunct("[") || isPunct("{") { try skipBalanced() } else { p += 1 }
+        if isPunct("(") || isPunct("[") || isPunct("{") { try skipBalanced() } else { cursor += 1 }
     }
 
     private static let continuationWords: Set<String> = ["where", "throws", "rethrows", "async", "reasync"]
 
     /// Skips a `func`/`init`/`subscript`… declaration: signature then an optional `{ body }`.
     private mutating func skipFunctionLike() throws(SwiftSyntaxError) {
-        p += 1
-        while p < t.count {
-            let tok = t[p]
+        cursor += 1
+        while cursor < tokens.count {
+            let tok = tokens[cursor]
             if tok.kind == .punct {
                 if tok.char == 0x7B { try skipBalanced(); return }
                 if tok.char == 0x7D || tok.char == 0x3B { return }
@@ -277,23 +277,23 @@ struct SwiftDeclarationParser {
                 if !continues { return }
                 if tok.kind == .punct && tok.char == 0x7B { try skipBalanced(); return }
             }
-            if tok.kind == .punct && (tok.char == 0x28 || tok.char == 0x5B) { try skipBalanced() } else { p += 1 }
+            if tok.kind == .punct && (tok.char == 0x28 || tok.char == 0x5B) { try skipBalanced() } else { cursor += 1 }
         }
     }
 
     // MARK: types
 
     private mutating func parseTypeDecl(kind: SwiftDeclKind, scope: [String]) throws(SwiftSyntaxError) {
-        let line = t[p].line
-        p += 1
+        let line = tokens[cursor].line
+        cursor += 1
         var written: [String] = []
         if kind == .extension {
             written = try extendedTypePath(line: line)
         }
-        while kind != .extension, p < t.count, t[p].kind == .identifier {
-            written.append(t[p].text)
-            p += 1
-            if isPunct("."), p + 1 < t.count, t[p + 1].kind == .identifier { p += 1 } else { break }
+        while kind != .extension, cursor < tokens.count, tokens[cursor].kind == .identifier {
+            written.append(tokens[cursor].text)
+            cursor += 1
+            if isPunct("."), cursor + 1 < tokens.count, tokens[cursor + 1].kind == .identifier { cursor += 1 } else { break }
         }
         guard !written.isEmpty else {
             throw SwiftSyntaxError(line: line, message: "'\(kind.rawValue)' without a type name")
@@ -305,33 +305,33 @@ struct SwiftDeclarationParser {
         }
         var inherited: [SwiftTypeSyntax] = []
         if isPunct(":") {
-            p += 1
-            while p < t.count {
-                if let (type, _) = try parseType() { inherited.append(type) } else { p += 1 }
-                if isPunct(",") { p += 1; continue }
+            cursor += 1
+            while cursor < tokens.count {
+                if let (type, _) = try parseType() { inherited.append(type) } else { cursor += 1 }
+                if isPunct(",") { cursor += 1; continue }
                 break
             }
         }
         // `where` clause or anything else up to the body.
-        while p < t.count, !isPunct("{") {
+        while cursor < tokens.count, !isPunct("{") {
             if isPunct("}") || isPunct(";") {
                 throw SwiftSyntaxError(line: line, message: "\(kind.rawValue) '\(written.joined(separator: "."))' has no body '{'")
             }
-            if isPunct("(") || isPunct("[") { try skipBalanced() } else { p += 1 }
+            if isPunct("(") || isPunct("[") { try skipBalanced() } else { cursor += 1 }
         }
-        guard p < t.count else {
+        guard cursor < tokens.count else {
             throw SwiftSyntaxError(line: line, message: "\(kind.rawValue) '\(written.joined(separator: "."))' has no body '{'")
         }
         let path = kind == .extension ? written : scope + written
         let index = out.types.count
         out.types.append(SwiftTypeDecl(kind: kind, path: path, file: file, line: line, inherited: inherited,
                                        isGeneric: isGeneric))
-        let openLine = t[p].line
+        let openLine = tokens[cursor].line
         guard declarationNesting < Self.maxDeclarationNesting else {
             throw SwiftSyntaxError(line: line, message: "type declarations nested deeper than \(Self.maxDeclarationNesting) levels (the reader's limit)",
                                    fix: "declare the inner types at the top level or in an extension")
         }
-        p += 1
+        cursor += 1
         declarationNesting += 1
         defer { declarationNesting -= 1 }
         try parseBody(scope: path, typeIndex: index, closeLine: openLine)
@@ -343,12 +343,12 @@ struct SwiftDeclarationParser {
     private mutating func extendedTypePath(line: Int) throws(SwiftSyntaxError) -> [String] {
         // `extension ([Player]) { … }`: a parenthesised type is the type itself (swiftc accepts it).
         if isPunct("(") {
-            p += 1
+            cursor += 1
             let inner = try extendedTypePath(line: line)
             guard isPunct(")") else {
                 throw SwiftSyntaxError(line: line, message: "'extension (…)' names a tuple or is not closed; extend a nominal type")
             }
-            p += 1
+            cursor += 1
             return inner
         }
         guard let (type, _) = try parseType() else {
@@ -372,12 +372,12 @@ struct SwiftDeclarationParser {
     private mutating func skipAngles() throws(SwiftSyntaxError) {
         var depth = 0
         repeat {
-            if isPunct("<") { depth += 1; p += 1 }
-            else if isPunct(">") { depth -= 1; p += 1 }
+            if isPunct("<") { depth += 1; cursor += 1 }
+            else if isPunct(">") { depth -= 1; cursor += 1 }
             else if isPunct("(") || isPunct("[") { try skipBalanced() }
             else if isPunct("{") || isPunct("}") { return }
-            else { p += 1 }
-        } while depth > 0 && p < t.count
+            else { cursor += 1 }
+        } while depth > 0 && cursor < tokens.count
     }
 
     // MARK: type syntax
@@ -390,96 +390,96 @@ struct SwiftDeclarationParser {
         defer { typeNesting -= 1 }
         try checkTypeNesting()
         try spend(1)
-        let start = p
-        while p < t.count {
-            if t[p].kind == .attribute {
-                p += 1
-                if isPunct("("), !t[p].spaceBefore { try skipBalanced() }
-            } else if t[p].kind == .identifier, Self.typeSpecifiers.contains(t[p].text) {
-                p += 1
+        let start = cursor
+        while cursor < tokens.count {
+            if tokens[cursor].kind == .attribute {
+                cursor += 1
+                if isPunct("("), !tokens[cursor].spaceBefore { try skipBalanced() }
+            } else if tokens[cursor].kind == .identifier, Self.typeSpecifiers.contains(tokens[cursor].text) {
+                cursor += 1
             } else { break }
         }
-        guard p < t.count else { p = start; return nil }
+        guard cursor < tokens.count else { cursor = start; return nil }
         var type: SwiftTypeSyntax
-        let tok = t[p]
+        let tok = tokens[cursor]
         var opaque = false
         if tok.kind == .identifier && (tok.text == "some" || tok.text == "any"),
-           p + 1 < t.count, t[p + 1].kind == .identifier || (t[p + 1].kind == .punct && t[p + 1].char == 0x28) {
-            p += 1
+           cursor + 1 < tokens.count, tokens[cursor + 1].kind == .identifier || (tokens[cursor + 1].kind == .punct && tokens[cursor + 1].char == 0x28) {
+            cursor += 1
             opaque = true
         }
         var height = 1
         if isPunct("[") {
-            p += 1
-            guard let (key, _) = try parseType() else { p = start; return nil }
+            cursor += 1
+            guard let (key, _) = try parseType() else { cursor = start; return nil }
             height = lastTypeHeight + 1
             if isPunct(":") {
-                p += 1
-                guard let (value, _) = try parseType() else { p = start; return nil }
+                cursor += 1
+                guard let (value, _) = try parseType() else { cursor = start; return nil }
                 height = max(height, lastTypeHeight + 1)
                 type = .dictionary(key, value)
             } else {
                 type = .array(key)
             }
-            guard isPunct("]") else { p = start; return nil }
-            p += 1
+            guard isPunct("]") else { cursor = start; return nil }
+            cursor += 1
         } else if isPunct("(") {
             try skipBalanced()
             type = .other("")
-        } else if t[p].kind == .identifier {
+        } else if tokens[cursor].kind == .identifier {
             var components: [SwiftTypeSyntax.Component] = []
             var metatype = false
-            while p < t.count, t[p].kind == .identifier {
-                var component = SwiftTypeSyntax.Component(name: t[p].text, arguments: [])
+            while cursor < tokens.count, tokens[cursor].kind == .identifier {
+                var component = SwiftTypeSyntax.Component(name: tokens[cursor].text, arguments: [])
                 if !components.isEmpty && (component.name == "Type" || component.name == "Protocol") { metatype = true }
-                p += 1
-                if isPunct("<"), !t[p].spaceBefore {
-                    p += 1
-                    while p < t.count, !isPunct(">") {
+                cursor += 1
+                if isPunct("<"), !tokens[cursor].spaceBefore {
+                    cursor += 1
+                    while cursor < tokens.count, !isPunct(">") {
                         // `<` never closed: the enclosing bracket or body is the caller's.
                         if isPunct("{") || isPunct("}") || isPunct("]") || isPunct(")") { break }
                         if let (arg, _) = try parseType() {
                             component.arguments.append(arg)
                             height = max(height, lastTypeHeight + 1)
-                        } else { p += 1 }
-                        if isPunct(",") { p += 1 }
+                        } else { cursor += 1 }
+                        if isPunct(",") { cursor += 1 }
                     }
-                    if isPunct(">") { p += 1 }
+                    if isPunct(">") { cursor += 1 }
                 }
                 components.append(component)
-                if isPunct("."), !t[p].spaceBefore, p + 1 < t.count, t[p + 1].kind == .identifier { p += 1 } else { break }
+                if isPunct("."), !tokens[cursor].spaceBefore, cursor + 1 < tokens.count, tokens[cursor + 1].kind == .identifier { cursor += 1 } else { break }
             }
             type = metatype ? .other("") : .named(components)
         } else if tok.kind == .op, bytes[tok.start] == 0x7E {  // ~Copyable
-            p += 1
+            cursor += 1
             if try parseType() != nil { height = lastTypeHeight + 1 }
             type = .other("")
         } else {
-            p = start
+            cursor = start
             return nil
         }
         // Suffixes.
-        while p < t.count {
-            if (isPunct("?") || isPunct("!")) && !t[p].spaceBefore {
+        while cursor < tokens.count {
+            if (isPunct("?") || isPunct("!")) && !tokens[cursor].spaceBefore {
                 height += 1
                 try checkTypeNesting(height: height)
-                p += 1
+                cursor += 1
                 type = .optional(type)
-            } else if isPunct("."), p + 2 < t.count, isPunct(".", at: p + 1), isPunct(".", at: p + 2) {
-                p += 3  // variadic
+            } else if isPunct("."), cursor + 2 < tokens.count, isPunct(".", at: cursor + 1), isPunct(".", at: cursor + 2) {
+                cursor += 3  // variadic
             } else if isPunct("&") {
-                p += 1
+                cursor += 1
                 if try parseType() != nil { height = max(height, lastTypeHeight + 1) }
                 type = .other("")
-            } else if t[p].kind == .arrow || isIdent("throws") || isIdent("async") {
-                p += 1
-                if t[p - 1].kind == .arrow, try parseType() != nil { height = max(height, lastTypeHeight + 1) }
+            } else if tokens[cursor].kind == .arrow || isIdent("throws") || isIdent("async") {
+                cursor += 1
+                if tokens[cursor - 1].kind == .arrow, try parseType() != nil { height = max(height, lastTypeHeight + 1) }
                 type = .other("")
             } else {
                 break
             }
         }
-        let text = source(start, p)
+        let text = source(start, cursor)
         if opaque { type = .other(text) }
         if case .other = type { type = .other(text) }
         try checkTypeNesting(height: height)
@@ -491,7 +491,7 @@ struct SwiftDeclarationParser {
     /// height once known).
     private func checkTypeNesting(height: Int = 0) throws(SwiftSyntaxError) {
         guard max(typeNesting, height) > Self.maxTypeNesting else { return }
-        let line = p < t.count ? t[p].line : (t.last?.line ?? 1)
+        let line = cursor < tokens.count ? tokens[cursor].line : (tokens.last?.line ?? 1)
         throw SwiftSyntaxError(line: line, message: "type nested deeper than \(Self.maxTypeNesting) levels ([…], <…>, ?, &, ->; the reader's limit)",
                                fix: "simplify the type, or name its inner parts with their own types")
     }
@@ -500,14 +500,14 @@ struct SwiftDeclarationParser {
 
     private mutating func parseVariable(isLet: Bool, isStatic: Bool, isLazy: Bool, wrapper: String?,
                                         conditional: Bool, typeIndex: Int?) throws(SwiftSyntaxError) {
-        p += 1
+        cursor += 1
         var bindings: [SwiftPropertyDecl] = []
-        while p < t.count {
-            let line = t[p].line
+        while cursor < tokens.count {
+            let line = tokens[cursor].line
             var name: String?
-            if t[p].kind == .identifier {
-                name = t[p].text
-                p += 1
+            if tokens[cursor].kind == .identifier {
+                name = tokens[cursor].text
+                cursor += 1
             } else if isPunct("(") {
                 try skipBalanced()  // tuple pattern: not modelled
             } else {
@@ -516,20 +516,20 @@ struct SwiftDeclarationParser {
             var type: SwiftTypeSyntax?
             var typeText = ""
             if isPunct(":") {
-                p += 1
+                cursor += 1
                 if let (ty, text) = try parseType() { type = ty; typeText = text }
             }
             var hasInitializer = false
             if isPunct("=") {
-                p += 1
+                cursor += 1
                 hasInitializer = true
-                let exprStart = p
+                let exprStart = cursor
                 try skipExpression()
-                if type == nil, let (ty, text) = inferType(exprStart, p) { type = ty; typeText = text }
+                if type == nil, let (ty, text) = inferType(exprStart, cursor) { type = ty; typeText = text }
             }
             var isComputed = false
             if isPunct("{") {
-                isComputed = !beginsObserverBlock(p)
+                isComputed = !beginsObserverBlock(cursor)
                 try skipBalanced()
             }
             if let name {
@@ -538,7 +538,7 @@ struct SwiftDeclarationParser {
                     isComputed: isComputed, type: type, typeText: typeText, wrapper: wrapper,
                     isConditional: conditional, line: line))
             }
-            if isPunct(",") { p += 1; continue }
+            if isPunct(",") { cursor += 1; continue }
             break
         }
         // `var a, b: Int`: a binding without type or value takes the type of the next one that has one.
@@ -556,29 +556,29 @@ struct SwiftDeclarationParser {
     /// `{` at `k` starts a `willSet`/`didSet` block (the property stays stored).
     private func beginsObserverBlock(_ k: Int) -> Bool {
         var j = k + 1
-        while j < t.count, t[j].kind == .attribute { j += 1 }
+        while j < tokens.count, tokens[j].kind == .attribute { j += 1 }
         return isIdent("willSet", at: j) || isIdent("didSet", at: j)
     }
 
     /// Skips an initializer expression up to `,` `;` `}` at depth 0, a `{ willSet/didSet }` block, or a line
     /// break that starts a new declaration.
     private mutating func skipExpression() throws(SwiftSyntaxError) {
-        let start = p
-        while p < t.count {
-            let tok = t[p]
+        let start = cursor
+        while cursor < tokens.count {
+            let tok = tokens[cursor]
             if tok.kind == .punct {
                 switch tok.char {
                 case 0x2C, 0x3B, 0x7D, 0x29, 0x5D: return
                 case 0x7B:
-                    if beginsObserverBlock(p) { return }
-                    if tok.newlineBefore, p > start, !continuesExpression(before: p) { return }
+                    if beginsObserverBlock(cursor) { return }
+                    if tok.newlineBefore, cursor > start, !continuesExpression(before: cursor) { return }
                     try skipBalanced()
                     continue
                 default: break
                 }
             }
-            if tok.newlineBefore, p > start, !continuesExpression(before: p) { return }
-            if tok.kind == .punct && (tok.char == 0x28 || tok.char == 0x5B) { try skipBalanced() } else { p += 1 }
+            if tok.newlineBefore, cursor > start, !continuesExpression(before: cursor) { return }
+            if tok.kind == .punct && (tok.char == 0x28 || tok.char == 0x5B) { try skipBalanced() } else { cursor += 1 }
         }
     }
 
@@ -586,10 +586,10 @@ struct SwiftDeclarationParser {
 
     /// Whether the token at `k` (first on its line) continues the expression of the previous line.
     private func continuesExpression(before k: Int) -> Bool {
-        let tok = t[k]
+        let tok = tokens[k]
         if tok.kind == .op || tok.kind == .arrow { return true }
         if tok.kind == .punct, Self.continuingPunct.contains(tok.char) { return true }
-        let prev = t[k - 1]
+        let prev = tokens[k - 1]
         if prev.kind == .op || prev.kind == .arrow { return true }
         if prev.kind == .punct, Self.continuingPunct.contains(prev.char) || prev.char == 0x28 || prev.char == 0x2C
             || prev.char == 0x5B { return true }
@@ -604,9 +604,9 @@ struct SwiftDeclarationParser {
     private func inferType(_ from: Int, _ to: Int) -> (SwiftTypeSyntax, String)? {
         var k = from
         guard k < to else { return nil }
-        if to - from == 2, t[k].kind == .op, bytes[t[k].start] == 0x2D, t[k + 1].kind == .number { k += 1 }
+        if to - from == 2, tokens[k].kind == .op, bytes[tokens[k].start] == 0x2D, tokens[k + 1].kind == .number { k += 1 }
         if to - k == 1 {
-            let tok = t[k]
+            let tok = tokens[k]
             switch tok.kind {
             case .number:
                 let s = tok.text.lowercased()
@@ -624,8 +624,8 @@ struct SwiftDeclarationParser {
         }
         // Dotted path of identifiers, optionally called, optionally force-unwrapped.
         var names: [String] = []
-        while k < to, t[k].kind == .identifier {
-            names.append(t[k].text)
+        while k < to, tokens[k].kind == .identifier {
+            names.append(tokens[k].text)
             k += 1
             if k < to, isPunct(".", at: k) { k += 1 } else { break }
         }
@@ -649,44 +649,44 @@ struct SwiftDeclarationParser {
     // MARK: enum cases, typealiases, initializers
 
     private mutating func parseEnumCase(conditional: Bool, typeIndex: Int) throws(SwiftSyntaxError) {
-        p += 1
-        while p < t.count, t[p].kind == .identifier {
-            let line = t[p].line
-            var decl = SwiftEnumCaseDecl(name: t[p].text, raw: nil, associated: nil, isConditional: conditional, line: line)
-            p += 1
+        cursor += 1
+        while cursor < tokens.count, tokens[cursor].kind == .identifier {
+            let line = tokens[cursor].line
+            var decl = SwiftEnumCaseDecl(name: tokens[cursor].text, raw: nil, associated: nil, isConditional: conditional, line: line)
+            cursor += 1
             if isPunct("(") {
-                let open = p
-                p += 1
+                let open = cursor
+                cursor += 1
                 var values: [(label: String?, type: SwiftTypeSyntax, text: String)] = []
-                while p < t.count, !isPunct(")") {
+                while cursor < tokens.count, !isPunct(")") {
                     var label: String?
-                    if t[p].kind == .identifier, isPunct(":", at: p + 1) {
-                        label = t[p].text == "_" ? nil : t[p].text
-                        p += 2
-                    } else if t[p].kind == .identifier, p + 2 < t.count, t[p + 1].kind == .identifier, isPunct(":", at: p + 2) {
-                        label = t[p].text == "_" ? nil : t[p].text
-                        p += 3
+                    if tokens[cursor].kind == .identifier, isPunct(":", at: cursor + 1) {
+                        label = tokens[cursor].text == "_" ? nil : tokens[cursor].text
+                        cursor += 2
+                    } else if tokens[cursor].kind == .identifier, cursor + 2 < tokens.count, tokens[cursor + 1].kind == .identifier, isPunct(":", at: cursor + 2) {
+                        label = tokens[cursor].text == "_" ? nil : tokens[cursor].text
+                        cursor += 3
                     }
                     if let (ty, text) = try parseType() {
                         values.append((label, ty, text))
                     }
                     // default value or anything unexpected: skip to `,` or `)`
-                    while p < t.count, !isPunct(","), !isPunct(")") {
+                    while cursor < tokens.count, !isPunct(","), !isPunct(")") {
                         if isPunct("(") || isPunct("[") || isPunct("{") { try skipBalanced() }
-                        else if isPunct("}") { throw SwiftSyntaxError(line: t[open].line, message: "unbalanced '(' in enum case") }
-                        else { p += 1 }
+                        else if isPunct("}") { throw SwiftSyntaxError(line: tokens[open].line, message: "unbalanced '(' in enum case") }
+                        else { cursor += 1 }
                     }
-                    if isPunct(",") { p += 1 }
+                    if isPunct(",") { cursor += 1 }
                 }
-                if isPunct(")") { p += 1 }
+                if isPunct(")") { cursor += 1 }
                 decl.associated = values
             }
             if isPunct("=") {
-                p += 1
+                cursor += 1
                 var negative = false
-                if p < t.count, t[p].kind == .op, bytes[t[p].start] == 0x2D { negative = true; p += 1 }
-                if p < t.count {
-                    let tok = t[p]
+                if cursor < tokens.count, tokens[cursor].kind == .op, bytes[tokens[cursor].start] == 0x2D { negative = true; cursor += 1 }
+                if cursor < tokens.count {
+                    let tok = tokens[cursor]
                     if tok.kind == .number {
                         let digits = tok.text.replacingOccurrences(of: "_", with: "")
                         let isFloat = digits.contains(".") || (!digits.lowercased().hasPrefix("0x") && digits.lowercased().contains("e"))
@@ -695,11 +695,11 @@ struct SwiftDeclarationParser {
                     } else if tok.kind == .string {
                         decl.raw = .string(stringLiteralValue(tok))
                     }
-                    p += 1
+                    cursor += 1
                 }
             }
             out.types[typeIndex].cases.append(decl)
-            if isPunct(",") { p += 1; continue }
+            if isPunct(",") { cursor += 1; continue }
             break
         }
     }
@@ -749,15 +749,15 @@ struct SwiftDeclarationParser {
     }
 
     private mutating func parseTypealias(scope: [String]) throws(SwiftSyntaxError) {
-        let line = t[p].line
-        p += 1
-        guard p < t.count, t[p].kind == .identifier else { return }
-        let name = t[p].text
-        p += 1
+        let line = tokens[cursor].line
+        cursor += 1
+        guard cursor < tokens.count, tokens[cursor].kind == .identifier else { return }
+        let name = tokens[cursor].text
+        cursor += 1
         var isGeneric = false
         if isPunct("<") { isGeneric = true; try skipAngles() }
         guard isPunct("=") else { return }
-        p += 1
+        cursor += 1
         if let (type, _) = try parseType() {
             out.typealiases.append(SwiftTypealiasDecl(path: scope + [name], target: type, isGeneric: isGeneric,
                                                       file: file, line: line))
@@ -769,37 +769,37 @@ struct SwiftDeclarationParser {
     private mutating func recordDecodeOverload(typeIndex: Int?) {
         guard let idx = typeIndex, out.types[idx].kind == .extension,
               ["KeyedDecodingContainer", "KeyedDecodingContainerProtocol"].contains(out.types[idx].path.last ?? ""),
-              isIdent("decode", at: p + 1) || isIdent("decodeIfPresent", at: p + 1) else { return }
-        var k = p + 2
+              isIdent("decode", at: cursor + 1) || isIdent("decodeIfPresent", at: cursor + 1) else { return }
+        var k = cursor + 2
         var depth = 0
-        while k + 2 < t.count {
+        while k + 2 < tokens.count {
             if isPunct("(", at: k) { depth += 1 } else if isPunct(")", at: k) { depth -= 1; if depth == 0 { break } }
-            if t[k].kind == .identifier, isPunct(".", at: k + 1), isIdent("Type", at: k + 2) {
-                out.decodeOverloads[t[k].text] = SwiftSourceLocation(file: file, line: t[p].line)
+            if tokens[k].kind == .identifier, isPunct(".", at: k + 1), isIdent("Type", at: k + 2) {
+                out.decodeOverloads[tokens[k].text] = SwiftSourceLocation(file: file, line: tokens[cursor].line)
             }
             k += 1
         }
     }
 
     private mutating func parseInit(typeIndex: Int?) throws(SwiftSyntaxError) {
-        var k = p + 1
-        while k < t.count, isPunct("?", at: k) || isPunct("!", at: k) { k += 1 }
+        var k = cursor + 1
+        while k < tokens.count, isPunct("?", at: k) || isPunct("!", at: k) { k += 1 }
         if isPunct("(", at: k), isIdent("from", at: k + 1) {
             // `init(from decoder: Decoder)` or `init(from: Decoder)`
             var j = k + 2
-            if t.indices.contains(j), t[j].kind == .identifier { j += 1 }
+            if tokens.indices.contains(j), tokens[j].kind == .identifier { j += 1 }
             if isPunct(":", at: j) {
                 var m = j + 1
-                while m < t.count, !isPunct(")", at: m), !isPunct(",", at: m) {
-                    if t[m].kind == .identifier, t[m].text == "Decoder" { if let idx = typeIndex { out.types[idx].hasDecoderInit = true } }
+                while m < tokens.count, !isPunct(")", at: m), !isPunct(",", at: m) {
+                    if tokens[m].kind == .identifier, tokens[m].text == "Decoder" { if let idx = typeIndex { out.types[idx].hasDecoderInit = true } }
                     m += 1
                 }
             }
         }
-        let start = p
+        let start = cursor
         try skipFunctionLike()
         if let idx = typeIndex, out.types[idx].hasDecoderInit, out.types[idx].singleValueDecoding == nil {
-            switch singleValueDecoding(in: start, p) {
+            switch singleValueDecoding(in: start, cursor) {
             case .decoding(let reading): out.types[idx].singleValueDecoding = reading
             case .unmodelled(let why): out.types[idx].customDecoderNote = why
             case .notSingleValue: break
@@ -823,11 +823,11 @@ struct SwiftDeclarationParser {
         var calls: [String] = []
         var k = from
         while k < to {
-            let tok = t[k]
+            let tok = tokens[k]
             if tok.kind == .identifier, tok.text == "throw" {
                 // `throw DecodingError.dataCorrupted(…)`: the error's own construction is not decoding.
                 k += 1
-                while k < to, t[k].kind == .identifier || isPunct(".", at: k) { k += 1 }
+                while k < to, tokens[k].kind == .identifier || isPunct(".", at: k) { k += 1 }
                 if k < to, isPunct("(", at: k) {
                     var depth = 0
                     repeat {
@@ -851,8 +851,8 @@ struct SwiftDeclarationParser {
                     // decode(Type.self): the tokens up to `.self`
                     var j = k + 2
                     var names: [String] = []
-                    while j < to, t[j].kind == .identifier, t[j].text != "self" {
-                        names.append(t[j].text)
+                    while j < to, tokens[j].kind == .identifier, tokens[j].text != "self" {
+                        names.append(tokens[j].text)
                         j += 1
                         if isPunct(".", at: j) { j += 1 } else { break }
                     }
@@ -869,7 +869,7 @@ struct SwiftDeclarationParser {
                       case let op = String(decoding: bytes[tok.start..<tok.end], as: UTF8.self),
                       ["+", "-", "*", "/", "%", "??", "<<", ">>", "&", "|", "^", "~", "+=", "-=", "*=", "/=", "&+", "&*", "&-"].contains(op) {
                 if op == "??" { return .unmodelled("`??` substitutes a fallback value") }
-                let operand = k + 1 < to && t[k + 1].kind == .number ? t[k + 1].text.replacingOccurrences(of: "_", with: "") : ""
+                let operand = k + 1 < to && tokens[k + 1].kind == .number ? tokens[k + 1].text.replacingOccurrences(of: "_", with: "") : ""
                 if op == "/", ["1000", "1000.0", "1e3", "1E3", "1_000"].contains(operand) {
                     divisions.append("/")
                 } else if op == "*", ["0.001", "1e-3", "1E-3"].contains(operand) {

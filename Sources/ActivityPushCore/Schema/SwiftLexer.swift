@@ -37,8 +37,8 @@ struct SwiftSyntaxError: Error, Sendable {
 
 /// A hand-written Swift lexer over UTF-8 bytes: enough of the language for declaration-level reading.
 struct SwiftLexer {
-    private let b: [UInt8]
-    private var i = 0
+    private let source: [UInt8]
+    private var cursor = 0
     private var line = 1
     private var tokens: [SwiftToken] = []
 
@@ -49,131 +49,131 @@ struct SwiftLexer {
     }
 
     private init(bytes: [UInt8]) {
-        b = bytes
+        source = bytes
         tokens.reserveCapacity(bytes.count / 4)
     }
 
     private func peek(_ k: Int = 0) -> UInt8 {
-        let j = i + k
-        return j < b.count ? b[j] : 0
+        let j = cursor + k
+        return j < source.count ? source[j] : 0
     }
 
-    private static func isIdentStart(_ c: UInt8) -> Bool {
-        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F || c >= 0x80
+    private static func isIdentStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || byte >= 0x80
     }
 
-    private static func isIdentBody(_ c: UInt8) -> Bool {
-        isIdentStart(c) || (c >= 0x30 && c <= 0x39)
+    private static func isIdentBody(_ byte: UInt8) -> Bool {
+        isIdentStart(byte) || (byte >= 0x30 && byte <= 0x39)
     }
 
-    private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// Byte classes: 1 = single-character punctuation, 2 = other operator character.
     private static let byteClass: [UInt8] = {
         var table = [UInt8](repeating: 0, count: 256)
-        for c in "/-+*%|^~".utf8 { table[Int(c)] = 2 }
-        for c in "()[]{},:;.?!<>=&".utf8 { table[Int(c)] = 1 }
+        for byte in "/-+*%|^~".utf8 { table[Int(byte)] = 2 }
+        for byte in "()[]{},:;.?!<>=&".utf8 { table[Int(byte)] = 1 }
         return table
     }()
 
-    private static func isPunctuation(_ c: UInt8) -> Bool { byteClass[Int(c)] == 1 }
-    private static func isOperatorChar(_ c: UInt8) -> Bool { byteClass[Int(c)] != 0 }
+    private static func isPunctuation(_ byte: UInt8) -> Bool { byteClass[Int(byte)] == 1 }
+    private static func isOperatorChar(_ byte: UInt8) -> Bool { byteClass[Int(byte)] != 0 }
 
     private mutating func run() throws(SwiftSyntaxError) {
         var newline = true
         var space = true
-        while i < b.count {
-            let c = b[i]
-            switch c {
+        while cursor < source.count {
+            let byte = source[cursor]
+            switch byte {
             case 0x0A:
-                line += 1; i += 1; newline = true; space = true; continue
+                line += 1; cursor += 1; newline = true; space = true; continue
             case 0x20, 0x09, 0x0D, 0x0B, 0x0C:
-                i += 1; space = true; continue
+                cursor += 1; space = true; continue
             case 0x2F where peek(1) == 0x2F:  // line comment
-                while i < b.count && b[i] != 0x0A { i += 1 }
+                while cursor < source.count && source[cursor] != 0x0A { cursor += 1 }
                 space = true; continue
             case 0x2F where peek(1) == 0x2A:  // block comment, nested
                 try skipBlockComment(); space = true; continue
             default:
                 break
             }
-            let start = i
+            let start = cursor
             let startLine = line
             var kind: SwiftToken.Kind
             var text = ""
             var ch: UInt8 = 0
-            if Self.isIdentStart(c) {
-                while i < b.count && Self.isIdentBody(b[i]) { i += 1 }
+            if Self.isIdentStart(byte) {
+                while cursor < source.count && Self.isIdentBody(source[cursor]) { cursor += 1 }
                 kind = .identifier
-                text = String(decoding: b[start..<i], as: UTF8.self)
-            } else if c == 0x60 {  // `name`
-                i += 1
-                let s = i
-                while i < b.count && b[i] != 0x60 && b[i] != 0x0A { i += 1 }
-                guard i < b.count && b[i] == 0x60 else {
+                text = String(decoding: source[start..<cursor], as: UTF8.self)
+            } else if byte == 0x60 {  // `name`
+                cursor += 1
+                let s = cursor
+                while cursor < source.count && source[cursor] != 0x60 && source[cursor] != 0x0A { cursor += 1 }
+                guard cursor < source.count && source[cursor] == 0x60 else {
                     throw SwiftSyntaxError(line: startLine, message: "unterminated backtick identifier")
                 }
-                text = String(decoding: b[s..<i], as: UTF8.self)
-                i += 1
+                text = String(decoding: source[s..<cursor], as: UTF8.self)
+                cursor += 1
                 kind = .identifier
-            } else if c == 0x24 {  // $0, $name
-                i += 1
-                while i < b.count && Self.isIdentBody(b[i]) { i += 1 }
+            } else if byte == 0x24 {  // $0, $name
+                cursor += 1
+                while cursor < source.count && Self.isIdentBody(source[cursor]) { cursor += 1 }
                 kind = .identifier
-                text = String(decoding: b[start..<i], as: UTF8.self)
-            } else if Self.isDigit(c) {
+                text = String(decoding: source[start..<cursor], as: UTF8.self)
+            } else if Self.isDigit(byte) {
                 lexNumber()
                 kind = .number
-                text = String(decoding: b[start..<i], as: UTF8.self)
-            } else if c == 0x22 {  // "
+                text = String(decoding: source[start..<cursor], as: UTF8.self)
+            } else if byte == 0x22 {  // "
                 try skipString(pounds: 0)
                 kind = .string
-            } else if c == 0x23 {  // #
+            } else if byte == 0x23 {  // #
                 var p = 0
                 while peek(p) == 0x23 { p += 1 }
                 if peek(p) == 0x22 {
-                    i += p
+                    cursor += p
                     try skipString(pounds: p)
                     kind = .string
                 } else if peek(p) == 0x2F {  // #/regex/#
                     try skipExtendedRegex(pounds: p)
                     kind = .string
                 } else if p == 1 && Self.isIdentStart(peek(1)) {
-                    i += 1
-                    let s = i
-                    while i < b.count && Self.isIdentBody(b[i]) { i += 1 }
+                    cursor += 1
+                    let s = cursor
+                    while cursor < source.count && Self.isIdentBody(source[cursor]) { cursor += 1 }
                     kind = .pound
-                    text = String(decoding: b[s..<i], as: UTF8.self)
+                    text = String(decoding: source[s..<cursor], as: UTF8.self)
                 } else {
-                    i += 1
+                    cursor += 1
                     kind = .punct
-                    ch = c
+                    ch = byte
                 }
-            } else if c == 0x40 {  // @
-                i += 1
-                let s = i
-                while i < b.count && Self.isIdentBody(b[i]) { i += 1 }
+            } else if byte == 0x40 {  // @
+                cursor += 1
+                let s = cursor
+                while cursor < source.count && Self.isIdentBody(source[cursor]) { cursor += 1 }
                 kind = .attribute
-                text = String(decoding: b[s..<i], as: UTF8.self)
-            } else if c == 0x2D && peek(1) == 0x3E {  // ->
-                i += 2
+                text = String(decoding: source[s..<cursor], as: UTF8.self)
+            } else if byte == 0x2D && peek(1) == 0x3E {  // ->
+                cursor += 2
                 kind = .arrow
-            } else if Self.isPunctuation(c) {
-                i += 1
+            } else if Self.isPunctuation(byte) {
+                cursor += 1
                 kind = .punct
-                ch = c
-            } else if Self.isOperatorChar(c) {
-                while i < b.count && Self.byteClass[Int(b[i])] == 2 {
-                    if b[i] == 0x2F && (peek(1) == 0x2F || peek(1) == 0x2A) { break }
-                    i += 1
+                ch = byte
+            } else if Self.isOperatorChar(byte) {
+                while cursor < source.count && Self.byteClass[Int(source[cursor])] == 2 {
+                    if source[cursor] == 0x2F && (peek(1) == 0x2F || peek(1) == 0x2A) { break }
+                    cursor += 1
                 }
-                if i == start { i += 1 }
+                if cursor == start { cursor += 1 }
                 kind = .op
             } else {
-                i += 1  // stray byte (e.g. backslash): keep going
+                cursor += 1  // stray byte (e.g. backslash): keep going
                 kind = .op
             }
-            tokens.append(SwiftToken(kind: kind, start: start, end: i, line: startLine,
+            tokens.append(SwiftToken(kind: kind, start: start, end: cursor, line: startLine,
                                      newlineBefore: newline, spaceBefore: space, text: text, char: ch))
             newline = false
             space = false
@@ -183,34 +183,34 @@ struct SwiftLexer {
     private mutating func skipBlockComment() throws(SwiftSyntaxError) {
         let startLine = line
         var depth = 0
-        while i < b.count {
-            if b[i] == 0x2F && peek(1) == 0x2A {
-                depth += 1; i += 2
-            } else if b[i] == 0x2A && peek(1) == 0x2F {
-                depth -= 1; i += 2
+        while cursor < source.count {
+            if source[cursor] == 0x2F && peek(1) == 0x2A {
+                depth += 1; cursor += 2
+            } else if source[cursor] == 0x2A && peek(1) == 0x2F {
+                depth -= 1; cursor += 2
                 if depth == 0 { return }
             } else {
-                if b[i] == 0x0A { line += 1 }
-                i += 1
+                if source[cursor] == 0x0A { line += 1 }
+                cursor += 1
             }
         }
         throw SwiftSyntaxError(line: startLine, message: "unterminated block comment '/*'")
     }
 
     private mutating func lexNumber() {
-        if b[i] == 0x30 && (peek(1) == 0x78 || peek(1) == 0x62 || peek(1) == 0x6F) {  // 0x 0b 0o
-            i += 2
+        if source[cursor] == 0x30 && (peek(1) == 0x78 || peek(1) == 0x62 || peek(1) == 0x6F) {  // 0x 0b 0o
+            cursor += 2
         }
-        while i < b.count {
-            let c = b[i]
-            if Self.isIdentBody(c) {
+        while cursor < source.count {
+            let byte = source[cursor]
+            if Self.isIdentBody(byte) {
                 // exponent sign: 1e-5, 0x1p+3
-                if (c == 0x65 || c == 0x45 || c == 0x70 || c == 0x50) && (peek(1) == 0x2D || peek(1) == 0x2B) {
-                    i += 2; continue
+                if (byte == 0x65 || byte == 0x45 || byte == 0x70 || byte == 0x50) && (peek(1) == 0x2D || peek(1) == 0x2B) {
+                    cursor += 2; continue
                 }
-                i += 1
-            } else if c == 0x2E && Self.isDigit(peek(1)) {
-                i += 1
+                cursor += 1
+            } else if byte == 0x2E && Self.isDigit(peek(1)) {
+                cursor += 1
             } else {
                 break
             }
@@ -221,29 +221,29 @@ struct SwiftLexer {
     private mutating func skipString(pounds: Int) throws(SwiftSyntaxError) {
         let startLine = line
         let multiline = peek(1) == 0x22 && peek(2) == 0x22
-        i += multiline ? 3 : 1
-        while i < b.count {
-            let c = b[i]
-            if c == 0x0A {
+        cursor += multiline ? 3 : 1
+        while cursor < source.count {
+            let byte = source[cursor]
+            if byte == 0x0A {
                 if !multiline { throw SwiftSyntaxError(line: startLine, message: "unterminated string literal") }
-                line += 1; i += 1; continue
+                line += 1; cursor += 1; continue
             }
-            if c == 0x5C {  // backslash
+            if byte == 0x5C {  // backslash
                 var p = 0
                 while p < pounds && peek(1 + p) == 0x23 { p += 1 }
                 if p == pounds {
-                    i += 1 + pounds
-                    if i < b.count && b[i] == 0x28 {  // interpolation
+                    cursor += 1 + pounds
+                    if cursor < source.count && source[cursor] == 0x28 {  // interpolation
                         try skipInterpolation()
-                    } else if i < b.count {
-                        if b[i] == 0x0A { line += 1 }
-                        i += 1
+                    } else if cursor < source.count {
+                        if source[cursor] == 0x0A { line += 1 }
+                        cursor += 1
                     }
                     continue
                 }
-                i += 1; continue
+                cursor += 1; continue
             }
-            if c == 0x22 {
+            if byte == 0x22 {
                 let closeLen = multiline ? 3 : 1
                 var ok = true
                 for k in 0..<closeLen where peek(k) != 0x22 { ok = false }
@@ -251,12 +251,12 @@ struct SwiftLexer {
                     var p = 0
                     while p < pounds && peek(closeLen + p) == 0x23 { p += 1 }
                     if p == pounds {
-                        i += closeLen + pounds
+                        cursor += closeLen + pounds
                         return
                     }
                 }
             }
-            i += 1
+            cursor += 1
         }
         throw SwiftSyntaxError(line: startLine, message: multiline ? "unterminated multi-line string literal '\"\"\"'"
                                                                    : "unterminated string literal")
@@ -266,34 +266,34 @@ struct SwiftLexer {
     private mutating func skipInterpolation() throws(SwiftSyntaxError) {
         let startLine = line
         var depth = 0
-        while i < b.count {
-            let c = b[i]
-            if c == 0x28 { depth += 1; i += 1 }
-            else if c == 0x29 { depth -= 1; i += 1; if depth == 0 { return } }
-            else if c == 0x22 { try skipString(pounds: 0) }
-            else if c == 0x23 && (peek(1) == 0x22 || peek(1) == 0x23) {
+        while cursor < source.count {
+            let byte = source[cursor]
+            if byte == 0x28 { depth += 1; cursor += 1 }
+            else if byte == 0x29 { depth -= 1; cursor += 1; if depth == 0 { return } }
+            else if byte == 0x22 { try skipString(pounds: 0) }
+            else if byte == 0x23 && (peek(1) == 0x22 || peek(1) == 0x23) {
                 var p = 0
                 while peek(p) == 0x23 { p += 1 }
-                if peek(p) == 0x22 { i += p; try skipString(pounds: p) } else { i += p }
+                if peek(p) == 0x22 { cursor += p; try skipString(pounds: p) } else { cursor += p }
             }
-            else if c == 0x2F && peek(1) == 0x2F { while i < b.count && b[i] != 0x0A { i += 1 } }
-            else if c == 0x2F && peek(1) == 0x2A { try skipBlockComment() }
-            else { if c == 0x0A { line += 1 }; i += 1 }
+            else if byte == 0x2F && peek(1) == 0x2F { while cursor < source.count && source[cursor] != 0x0A { cursor += 1 } }
+            else if byte == 0x2F && peek(1) == 0x2A { try skipBlockComment() }
+            else { if byte == 0x0A { line += 1 }; cursor += 1 }
         }
         throw SwiftSyntaxError(line: startLine, message: "unterminated string interpolation '\\('")
     }
 
     private mutating func skipExtendedRegex(pounds: Int) throws(SwiftSyntaxError) {
         let startLine = line
-        i += pounds + 1
-        while i < b.count {
-            if b[i] == 0x2F {
+        cursor += pounds + 1
+        while cursor < source.count {
+            if source[cursor] == 0x2F {
                 var p = 0
                 while p < pounds && peek(1 + p) == 0x23 { p += 1 }
-                if p == pounds { i += 1 + pounds; return }
+                if p == pounds { cursor += 1 + pounds; return }
             }
-            if b[i] == 0x0A { line += 1 }
-            i += 1
+            if source[cursor] == 0x0A { line += 1 }
+            cursor += 1
         }
         throw SwiftSyntaxError(line: startLine, message: "unterminated regex literal '#/'")
     }

@@ -50,12 +50,12 @@ struct SwiftSchemaResolver {
         // `typealias ContentState = MatchState`) are members of the real type too: `MatchState.CodingKeys`.
         let nested = decls.types.indices.filter { decls.types[$0].kind != .extension && decls.types[$0].path.count > 1 }
             .sorted { decls.types[$0].path.count < decls.types[$1].path.count }
-        for i in nested {
-            let path = decls.types[i].path
+        for typeIndex in nested {
+            let path = decls.types[typeIndex].path
             let parent = path.dropLast().joined(separator: ".")
             guard types[parent] == nil, let real = canonicalPath(Array(path.dropLast()), scope: []), real != parent else { continue }
             let key = real + "." + path[path.count - 1]
-            if types[key] == nil { types[key] = i }
+            if types[key] == nil { types[key] = typeIndex }
         }
     }
 
@@ -68,9 +68,9 @@ struct SwiftSchemaResolver {
         var changed = true
         while changed {  // protocols that refine ActivityAttributes, transitively
             changed = false
-            for d in decls.types where d.kind == .protocol && !protocols.contains(d.name) {
-                if d.inherited.contains(where: { conformsName($0, protocols) }) {
-                    protocols.insert(d.name)
+            for declaration in decls.types where declaration.kind == .protocol && !protocols.contains(declaration.name) {
+                if declaration.inherited.contains(where: { conformsName($0, protocols) }) {
+                    protocols.insert(declaration.name)
                     changed = true
                 }
             }
@@ -99,10 +99,10 @@ struct SwiftSchemaResolver {
         let components = key.split(separator: ".").map(String.init)
         let name = components.last ?? key
         guard let index = types[key] else {
-            let d = decls.types[fallback]
+            let declaration = decls.types[fallback]
             let reason = "\(name) is extended here but declared in none of the files read; pass the file that declares it"
             return ActivityAttributesType(
-                name: name, location: SwiftSourceLocation(file: d.file, line: d.line),
+                name: name, location: SwiftSourceLocation(file: declaration.file, line: declaration.line),
                 attributes: .unresolved(typeName: name, reason: reason),
                 contentState: .unresolved(typeName: name + ".ContentState", reason: reason))
         }
@@ -127,8 +127,8 @@ struct SwiftSchemaResolver {
             guard let dot = entry.name.lastIndex(of: ".") else { return true }
             let owner = String(entry.name[..<dot])
             let property = String(entry.name[entry.name.index(after: dot)...])
-            guard let i = types[owner] else { return true }
-            let all = [decls.types[i]] + (extensions[owner] ?? []).map { decls.types[$0] }
+            guard let typeIndex = types[owner] else { return true }
+            let all = [decls.types[typeIndex]] + (extensions[owner] ?? []).map { decls.types[$0] }
             return !all.contains(where: { $0.properties.contains(where: { $0.name == property }) })
         }.sorted { $0.location.description < $1.location.description }
     }
@@ -164,8 +164,8 @@ struct SwiftSchemaResolver {
         }
         guard var path = key else { return nil }
         for name in names.dropFirst() {
-            if case .alias(let a)? = entity(key: path) {  // member of an alias: go through to the real type
-                let alias = decls.typealiases[a]
+            if case .alias(let aliasIndex)? = entity(key: path) {  // member of an alias: go through to the real type
+                let alias = decls.typealiases[aliasIndex]
                 guard case .named(let comps) = alias.target,
                       let real = canonicalPath(comps.map(\.name), scope: Array(alias.path.dropLast())) else { return nil }
                 path = real
@@ -178,12 +178,12 @@ struct SwiftSchemaResolver {
 
     /// The qualified path of the declared type that `names` denotes from `scope` (through typealiases).
     private func canonicalPath(_ names: [String], scope: [String], depth: Int = 0) -> String? {
-        guard depth < 16, let e = lookup(names, scope: scope) else { return nil }
-        switch e {
-        case .type(let i):
-            return decls.types[i].qualifiedName
-        case .alias(let a):
-            let alias = decls.typealiases[a]
+        guard depth < 16, let resolved = lookup(names, scope: scope) else { return nil }
+        switch resolved {
+        case .type(let typeIndex):
+            return decls.types[typeIndex].qualifiedName
+        case .alias(let aliasIndex):
+            let alias = decls.typealiases[aliasIndex]
             guard case .named(let comps) = alias.target else { return nil }
             return canonicalPath(comps.map(\.name), scope: Array(alias.path.dropLast()), depth: depth + 1)
         }
@@ -216,11 +216,11 @@ struct SwiftSchemaResolver {
             return .unresolved(typeName: text, reason: "\(text) is not decodable as written (tuple, function or existential type)")
         case .named(let components):
             let names = components.map(\.name)
-            if let e = lookup(names, scope: scope) {
+            if let resolved = lookup(names, scope: scope) {
                 if components.contains(where: { !$0.arguments.isEmpty }) {
                     return .unresolved(typeName: Self.describe(syntax), reason: "generic types are not modelled")
                 }
-                return shape(ofEntity: e)
+                return shape(ofEntity: resolved)
             }
             return builtinShape(components, syntax: syntax, scope: scope)
         }
@@ -234,9 +234,9 @@ struct SwiftSchemaResolver {
         guard comps.count == 1 else {
             return .unresolved(typeName: text, reason: "\(text) is declared in none of the files read (another module?); pass the file that declares it")
         }
-        let c = comps[0]
-        let args = c.arguments
-        switch (c.name, args.count) {
+        let component = comps[0]
+        let args = component.arguments
+        switch (component.name, args.count) {
         case ("Optional", 1): return .optional(shape(of: args[0], scope: scope))
         case ("Array", 1), ("ContiguousArray", 1): return .array(shape(of: args[0], scope: scope))
         case ("Set", 1): return .set(shape(of: args[0], scope: scope))
@@ -244,7 +244,7 @@ struct SwiftSchemaResolver {
         case (_, 0): break
         default: return .unresolved(typeName: text, reason: "generic types are not modelled")
         }
-        switch c.name {
+        switch component.name {
         case "Bool": return .bool
         case "String", "Substring": return .string
         case "Character":
@@ -256,8 +256,8 @@ struct SwiftSchemaResolver {
         case "Data": return .data
         default: break
         }
-        if let kind = IntegerKind.all[c.name] { return .integer(kind) }
-        if Self.floatingNames.contains(c.name) { return .floating(name: c.name) }
+        if let kind = IntegerKind.all[component.name] { return .integer(kind) }
+        if Self.floatingNames.contains(component.name) { return .floating(name: component.name) }
         return .unresolved(typeName: text, reason: "\(text) is declared in none of the files read (another module?); pass the file that declares it")
     }
 
@@ -268,8 +268,8 @@ struct SwiftSchemaResolver {
         case .string, .integer:
             // String / Int themselves (or aliases of them); an app type that decodes as one (custom init(from:))
             // is a JSON object key only when it adopts CodingKeyRepresentable.
-            if case .named(let comps) = key, let path = canonicalPath(comps.map(\.name), scope: scope), let i = types[path] {
-                let inherits = decls.types[i].inherited + (extensions[path] ?? []).flatMap { decls.types[$0].inherited }
+            if case .named(let comps) = key, let path = canonicalPath(comps.map(\.name), scope: scope), let typeIndex = types[path] {
+                let inherits = decls.types[typeIndex].inherited + (extensions[path] ?? []).flatMap { decls.types[$0].inherited }
                 keyedByObject = inherits.contains { Self.describe($0).hasSuffix("CodingKeyRepresentable") }
             } else {
                 keyedByObject = true
@@ -277,8 +277,8 @@ struct SwiftSchemaResolver {
         case .enumeration:
             // Enums are object keys only when they adopt CodingKeyRepresentable; else a flat array.
             if case .named(let comps) = key, let path = canonicalPath(comps.map(\.name), scope: scope),
-               let i = types[path] {
-                let inherits = decls.types[i].inherited + (extensions[path] ?? []).flatMap { decls.types[$0].inherited }
+               let typeIndex = types[path] {
+                let inherits = decls.types[typeIndex].inherited + (extensions[path] ?? []).flatMap { decls.types[$0].inherited }
                 keyedByObject = inherits.contains { Self.describe($0).hasSuffix("CodingKeyRepresentable") }
             }
         default: break
@@ -290,10 +290,10 @@ struct SwiftSchemaResolver {
         return .dictionary(key: keyShape, value: shape(of: value, scope: scope))
     }
 
-    private mutating func shape(ofEntity e: Entity) -> ValueShape {
-        switch e {
-        case .alias(let a):
-            let alias = decls.typealiases[a]
+    private mutating func shape(ofEntity entity: Entity) -> ValueShape {
+        switch entity {
+        case .alias(let aliasIndex):
+            let alias = decls.typealiases[aliasIndex]
             let key = "typealias " + alias.path.joined(separator: ".")
             let name = alias.path.joined(separator: ".")
             if alias.isGeneric { return .unresolved(typeName: name, reason: "generic typealias is not modelled") }
@@ -301,15 +301,15 @@ struct SwiftSchemaResolver {
             resolving.insert(key)
             defer { resolving.remove(key) }
             return shape(of: alias.target, scope: Array(alias.path.dropLast()))
-        case .type(let i):
-            let decl = decls.types[i]
+        case .type(let typeIndex):
+            let decl = decls.types[typeIndex]
             let key = decl.qualifiedName
-            if let m = memo[key] {
-                guard depth + m.height <= Self.maxShapeDepth else {
+            if let memoized = memo[key] {
+                guard depth + memoized.height <= Self.maxShapeDepth else {
                     return .unresolved(typeName: key, reason: "nested deeper than \(Self.maxShapeDepth) levels (types holding types); not modelled")
                 }
-                deepest = max(deepest, depth + m.height)
-                return m.shape
+                deepest = max(deepest, depth + memoized.height)
+                return memoized.shape
             }
             if resolving.contains(key) {
                 return .unresolved(typeName: key, reason: "\(key) contains itself (recursive type); not modelled")
@@ -387,8 +387,8 @@ struct SwiftSchemaResolver {
     private func caseCodingKeys(of path: [String], case name: String) -> [String: String] {
         guard let first = name.first else { return [:] }
         let keysName = first.uppercased() + name.dropFirst() + "CodingKeys"
-        guard case .type(let i)? = member(keysName, of: path), decls.types[i].kind == .enum else { return [:] }
-        let keys = decls.types[i]
+        guard case .type(let typeIndex)? = member(keysName, of: path), decls.types[typeIndex].kind == .enum else { return [:] }
+        let keys = decls.types[typeIndex]
         guard keys.inherited.contains(where: { Self.describe($0) == "String" || Self.describe($0) == "Swift.String" }) else { return [:] }
         var renamed: [String: String] = [:]
         for c in keys.cases { if case .string(let s)? = c.raw { renamed[c.name] = s } }
@@ -396,16 +396,16 @@ struct SwiftSchemaResolver {
     }
 
     private func codingKeys(of path: [String]) -> CodingKeysLookup {
-        guard let e = member("CodingKeys", of: path) else { return .none }
-        guard case .type(let i) = e, decls.types[i].kind == .enum else {
+        guard let codingKeysEntity = member("CodingKeys", of: path) else { return .none }
+        guard case .type(let typeIndex) = codingKeysEntity, decls.types[typeIndex].kind == .enum else {
             return .unsupported(.unresolved(typeName: path.joined(separator: "."),
                                         reason: "CodingKeys is not an enum; custom coding keys are not modelled"))
         }
-        let ck = decls.types[i]
+        let ck = decls.types[typeIndex]
         let stringRaw = ck.inherited.contains { Self.describe($0) == "String" || Self.describe($0) == "Swift.String" }
         var keys: [String: String] = [:]
-        for c in ck.cases {
-            if stringRaw, case .string(let s)? = c.raw { keys[c.name] = s } else { keys[c.name] = c.name }
+        for codingKey in ck.cases {
+            if stringRaw, case .string(let s)? = codingKey.raw { keys[codingKey.name] = s } else { keys[codingKey.name] = codingKey.name }
         }
         return .keys(keys)
     }
@@ -428,8 +428,8 @@ struct SwiftSchemaResolver {
             if prop.isLet && prop.hasInitializer { continue }  // not decoded
             var key = prop.name
             if let keys {
-                guard let k = keys[prop.name] else { continue }  // left out of CodingKeys: not decoded
-                key = k
+                guard let jsonKey = keys[prop.name] else { continue }  // left out of CodingKeys: not decoded
+                key = jsonKey
             }
             if prop.isConditional {
                 conditional.append(key)
@@ -499,44 +499,44 @@ struct SwiftSchemaResolver {
         var next: Int64 = 0
         var nextUnsigned: UInt64?
         var nextFloat: Double = 0
-        for c in decl.cases {
+        for enumCase in decl.cases {
             switch rawType {
             case .string?:
-                if case .string(let s)? = c.raw { cases.append(.init(name: c.name, rawValue: s)) }
-                else { cases.append(.init(name: c.name, rawValue: c.name)) }
+                if case .string(let s)? = enumCase.raw { cases.append(.init(name: enumCase.name, rawValue: s)) }
+                else { cases.append(.init(name: enumCase.name, rawValue: enumCase.name)) }
             case .integer?:
-                if case .integer(let text)? = c.raw {
+                if case .integer(let text)? = enumCase.raw {
                     if let v = Self.integerValue(text) { next = v; nextUnsigned = nil }
                     else if let u = Self.unsignedValue(text) { nextUnsigned = u }  // UInt64 above Int64.max
                 }
-                if let u = nextUnsigned {
-                    cases.append(.init(name: c.name, rawValue: String(u)))
-                    nextUnsigned = u &+ 1
+                if let unsigned = nextUnsigned {
+                    cases.append(.init(name: enumCase.name, rawValue: String(unsigned)))
+                    nextUnsigned = unsigned &+ 1
                 } else {
-                    cases.append(.init(name: c.name, rawValue: String(next)))
+                    cases.append(.init(name: enumCase.name, rawValue: String(next)))
                     next &+= 1
                 }
             case .floating?:
-                if case .floating(let text)? = c.raw, let v = Double(text) { nextFloat = v }
-                else if case .integer(let text)? = c.raw, let v = Self.integerValue(text) { nextFloat = Double(v) }
+                if case .floating(let text)? = enumCase.raw, let v = Double(text) { nextFloat = v }
+                else if case .integer(let text)? = enumCase.raw, let v = Self.integerValue(text) { nextFloat = Double(v) }
                 let text: String
-                if let raw = c.raw, case .floating(let t) = raw { text = t }
+                if let raw = enumCase.raw, case .floating(let t) = raw { text = t }
                 else if nextFloat == nextFloat.rounded(), abs(nextFloat) < 1e15 { text = String(Int64(nextFloat)) }
                 else { text = String(nextFloat) }
-                cases.append(.init(name: c.name, rawValue: text))
+                cases.append(.init(name: enumCase.name, rawValue: text))
                 nextFloat += 1
             case nil:
                 var values: [(key: String, shape: ValueShape)] = []
                 var labels: [String] = []
                 // Per-case keys: `enum BlinkingCodingKeys: String, CodingKey { case rate = "hz" }` renames the
                 // associated value `rate` of case `blinking` (SE-0295).
-                let perCase = caseCodingKeys(of: decl.path, case: c.name)
-                for (k, v) in (c.associated ?? []).enumerated() {
+                let perCase = caseCodingKeys(of: decl.path, case: enumCase.name)
+                for (k, v) in (enumCase.associated ?? []).enumerated() {
                     let swiftName = v.label ?? "_\(k)"
                     values.append((perCase[swiftName] ?? swiftName, shape(of: v.type, scope: decl.path)))
                     labels.append(swiftName)
                 }
-                cases.append(.init(name: c.name, rawValue: nil, associatedValues: values, key: caseKeys?[c.name],
+                cases.append(.init(name: enumCase.name, rawValue: nil, associatedValues: values, key: caseKeys?[enumCase.name],
                                    associatedValueLabels: labels))
             }
         }
@@ -544,32 +544,32 @@ struct SwiftSchemaResolver {
     }
 
     private static func unsignedValue(_ text: String) -> UInt64? {
-        var s = Substring(text)
+        var digits = Substring(text)
         var radix = 10
-        if s.hasPrefix("0x") { radix = 16; s = s.dropFirst(2) }
-        else if s.hasPrefix("0b") { radix = 2; s = s.dropFirst(2) }
-        else if s.hasPrefix("0o") { radix = 8; s = s.dropFirst(2) }
-        return UInt64(s, radix: radix)
+        if digits.hasPrefix("0x") { radix = 16; digits = digits.dropFirst(2) }
+        else if digits.hasPrefix("0b") { radix = 2; digits = digits.dropFirst(2) }
+        else if digits.hasPrefix("0o") { radix = 8; digits = digits.dropFirst(2) }
+        return UInt64(digits, radix: radix)
     }
 
     private static func integerValue(_ text: String) -> Int64? {
-        var s = Substring(text)
-        let negative = s.hasPrefix("-")
-        if negative { s = s.dropFirst() }
+        var digits = Substring(text)
+        let negative = digits.hasPrefix("-")
+        if negative { digits = digits.dropFirst() }
         var radix = 10
-        if s.hasPrefix("0x") { radix = 16; s = s.dropFirst(2) }
-        else if s.hasPrefix("0b") { radix = 2; s = s.dropFirst(2) }
-        else if s.hasPrefix("0o") { radix = 8; s = s.dropFirst(2) }
-        guard let v = Int64(s, radix: radix) else { return nil }
-        return negative ? -v : v
+        if digits.hasPrefix("0x") { radix = 16; digits = digits.dropFirst(2) }
+        else if digits.hasPrefix("0b") { radix = 2; digits = digits.dropFirst(2) }
+        else if digits.hasPrefix("0o") { radix = 8; digits = digits.dropFirst(2) }
+        guard let value = Int64(digits, radix: radix) else { return nil }
+        return negative ? -value : value
     }
 
     /// A type written back as Swift text.
     static func describe(_ syntax: SwiftTypeSyntax) -> String {
         switch syntax {
         case .named(let comps):
-            return comps.map { c in
-                c.arguments.isEmpty ? c.name : c.name + "<" + c.arguments.map(describe).joined(separator: ", ") + ">"
+            return comps.map { component in
+                component.arguments.isEmpty ? component.name : component.name + "<" + component.arguments.map(describe).joined(separator: ", ") + ">"
             }.joined(separator: ".")
         case .optional(let inner): return describe(inner) + "?"
         case .array(let e): return "[" + describe(e) + "]"

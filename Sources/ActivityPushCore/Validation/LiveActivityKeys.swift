@@ -33,8 +33,8 @@ enum LiveActivityKeys {
         // Plural / singular and one-edit typos.
         var best: (String, Int)? = nil
         for (k, foldedKey) in foldedKeys {
-            guard let d = editDistance(folded, foldedKey, atMost: 2) else { continue }
-            if d < (best?.1 ?? Int.max) { best = (k, d) }
+            guard let distance = editDistance(folded, foldedKey, atMost: 2) else { continue }
+            if distance < (best?.1 ?? Int.max) { best = (k, distance) }
         }
         if let best, best.1 <= (folded.count > 6 ? 2 : 1) { return best.0 }
         return nil
@@ -52,18 +52,18 @@ enum LiveActivityKeys {
 
     /// Alert-like keys people smuggle into `attributes` (field report): they belong in `aps.alert`.
     static func isAlertLike(_ key: String) -> Bool {
-        let f = fold(key)
-        if ["alert", "message", "sound", "lockey", "locargs"].contains(f) { return true }
-        return f.hasPrefix("alert") || f.hasPrefix("notification") || f.hasPrefix("push")
-            || f.hasSuffix("title") || f.hasSuffix("body")
+        let folded = fold(key)
+        if ["alert", "message", "sound", "lockey", "locargs"].contains(folded) { return true }
+        return folded.hasPrefix("alert") || folded.hasPrefix("notification") || folded.hasPrefix("push")
+            || folded.hasSuffix("title") || folded.hasSuffix("body")
     }
 
     /// The `aps.alert` sub-key an alert-like key maps to.
     static func alertTarget(for key: String) -> String {
-        let f = fold(key)
-        if f.contains("subtitle") { return "aps.alert.subtitle" }
-        if f.contains("title") { return "aps.alert.title" }
-        if f.contains("sound") { return "aps.alert.sound" }
+        let folded = fold(key)
+        if folded.contains("subtitle") { return "aps.alert.subtitle" }
+        if folded.contains("title") { return "aps.alert.title" }
+        if folded.contains("sound") { return "aps.alert.sound" }
         return "aps.alert.body"
     }
 }

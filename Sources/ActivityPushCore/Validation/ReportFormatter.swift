@@ -31,18 +31,18 @@ public enum ReportFormatter {
     /// `payload.json:7:5: error: … [unknown-attribute-key]` then an indented `fix:` line; a summary last.
     public static func text(_ report: ValidationReport, files: Files) -> String {
         var out = ""
-        for f in report.findings {
-            let loc = files.location(of: f)
+        for finding in report.findings {
+            let loc = files.location(of: finding)
             var prefix = loc.file
             if let l = loc.line { prefix += ":\(l)" + (loc.column.map { ":\($0)" } ?? "") }
-            out += "\(prefix): \(f.severity): \(f.path): \(f.message) [\(f.code)]\n"
-            if let fix = f.fix { out += "    fix: \(fix)\n" }
+            out += "\(prefix): \(finding.severity): \(finding.path): \(finding.message) [\(finding.code)]\n"
+            if let fix = finding.fix { out += "    fix: \(fix)\n" }
         }
-        let e = report.findings.filter { $0.severity == .error }.count
-        let w = report.findings.filter { $0.severity == .warning }.count
+        let errorCount = report.findings.filter { $0.severity == .error }.count
+        let warningCount = report.findings.filter { $0.severity == .warning }.count
         out += report.accept
-            ? "\(files.payload): accepted" + (w > 0 ? " with \(w) warning\(w == 1 ? "" : "s")" : "") + "\n"
-            : "\(files.payload): rejected: \(e) error\(e == 1 ? "" : "s")" + (w > 0 ? ", \(w) warning\(w == 1 ? "" : "s")" : "") + "\n"
+            ? "\(files.payload): accepted" + (warningCount > 0 ? " with \(warningCount) warning\(warningCount == 1 ? "" : "s")" : "") + "\n"
+            : "\(files.payload): rejected: \(errorCount) error\(errorCount == 1 ? "" : "s")" + (warningCount > 0 ? ", \(warningCount) warning\(warningCount == 1 ? "" : "s")" : "") + "\n"
         return out
     }
 
@@ -78,21 +78,21 @@ public enum ReportFormatter {
         var results: [JSONValue] = []
         var usedCodes: [FindingCode] = []
         for (report, files) in reports {
-            for f in report.findings {
-                if !usedCodes.contains(f.code) { usedCodes.append(f.code) }
-                let loc = files.location(of: f)
+            for finding in report.findings {
+                if !usedCodes.contains(finding.code) { usedCodes.append(finding.code) }
+                let loc = files.location(of: finding)
                 var region: [(String, JSONValue)] = []
                 if let l = loc.line { region.append(("startLine", .int(l))) }
                 if let c = loc.column { region.append(("startColumn", .int(c))) }
                 var physical: [(String, JSONValue)] = [("artifactLocation", .obj([("uri", .string(loc.file))]))]
                 if !region.isEmpty { physical.append(("region", .obj(region))) }
                 results.append(.obj([
-                    ("ruleId", .string(f.code.rawValue)),
-                    ("level", .string(sarifLevel(f.severity))),
-                    ("message", .obj([("text", .string(f.message + (f.fix.map { " Fix: " + $0 } ?? "")))])),
+                    ("ruleId", .string(finding.code.rawValue)),
+                    ("level", .string(sarifLevel(finding.severity))),
+                    ("message", .obj([("text", .string(finding.message + (finding.fix.map { " Fix: " + $0 } ?? "")))])),
                     ("locations", .arr([.obj([
                         ("physicalLocation", .obj(physical)),
-                        ("logicalLocations", .arr([.obj([("fullyQualifiedName", .string(f.path))])])),
+                        ("logicalLocations", .arr([.obj([("fullyQualifiedName", .string(finding.path))])])),
                     ])])),
                 ]))
             }

@@ -34,11 +34,11 @@ extension PushCheck {
                 chosen = schema.types[0]
             } else if let contentState {
                 var best: (ActivityAttributesType, Int)? = nil
-                for t in schema.types {
+                for candidate in schema.types {
                     var judge = ShapeJudge(strict: validator.strict, now: now)
-                    judge.judge(root: contentState.node, t.contentState, at: contentState.path, region: .contentState)
+                    judge.judge(root: contentState.node, candidate.contentState, at: contentState.path, region: .contentState)
                     let errors = judge.findings.filter { $0.severity == .error }.count
-                    if best == nil || errors < best!.1 { best = (t, errors) }
+                    if best == nil || errors < best!.1 { best = (candidate, errors) }
                 }
                 chosen = best?.0
             }
@@ -139,38 +139,38 @@ struct ShapeJudge {
             if case .string = node.value { return }
             mismatch(node, path, "String", fix: node.value.numberValue.map { "send it as a string: \"\($0.lexeme)\"" })
         case .character:
-            guard let s = node.value.stringValue else { return mismatch(node, path, "Character") }
-            if s.count != 1 {
-                add(.typeMismatch, path, node.position, "the app's type declares this as a Character; the string must hold exactly one character, not \(s.count)",
+            guard let text = node.value.stringValue else { return mismatch(node, path, "Character") }
+            if text.count != 1 {
+                add(.typeMismatch, path, node.position, "the app's type declares this as a Character; the string must hold exactly one character, not \(text.count)",
                     fix: "send a one-character string")
             }
         case .integer(let kind):
             judgeInteger(node, kind)
         case .floating(let name):
-            guard let n = node.value.numberValue else {
+            guard let number = node.value.numberValue else {
                 return mismatch(node, path, name, fix: node.value.stringValue.flatMap(Double.init).map { "send the number without quotes: \($0)" })
             }
-            judgeFloatingRange(node, n, name)
+            judgeFloatingRange(node, number, name)
         case .date:
             judgeDate(node)
         case .customDate(let encoding, let decoding):
             judgeCustomDate(node, encoding, decoding)
         case .url:
-            guard let s = node.value.stringValue else { return mismatch(node, path, "URL") }
-            if !Self.decodesAsURL(s) {
-                add(.typeMismatch, path, node.position, "the app's type declares this as a URL but \"\(s)\" does not parse as one; decoding fails",
+            guard let text = node.value.stringValue else { return mismatch(node, path, "URL") }
+            if !Self.decodesAsURL(text) {
+                add(.typeMismatch, path, node.position, "the app's type declares this as a URL but \"\(text)\" does not parse as one; decoding fails",
                     fix: "send an absolute URL string such as \"https://example.com/…\" (percent-encode spaces)")
             }
         case .uuid:
-            guard let s = node.value.stringValue else { return mismatch(node, path, "UUID") }
-            if !UUIDText.isValid(s) {
-                add(.typeMismatch, path, node.position, "the app's type declares this as a UUID but \"\(s)\" is not in 8-4-4-4-12 hex form; decoding fails",
+            guard let text = node.value.stringValue else { return mismatch(node, path, "UUID") }
+            if !UUIDText.isValid(text) {
+                add(.typeMismatch, path, node.position, "the app's type declares this as a UUID but \"\(text)\" is not in 8-4-4-4-12 hex form; decoding fails",
                     fix: "send a UUID string such as \"\(UUID().uuidString)\"")
             }
         case .data:
-            guard let s = node.value.stringValue else { return mismatch(node, path, "Data") }
-            if Data(base64Encoded: s) == nil {
-                add(.typeMismatch, path, node.position, "the app's type declares this as Data, which decodes from base64; \"\(s.prefix(40))\" is not base64",
+            guard let text = node.value.stringValue else { return mismatch(node, path, "Data") }
+            if Data(base64Encoded: text) == nil {
+                add(.typeMismatch, path, node.position, "the app's type declares this as Data, which decodes from base64; \"\(text.prefix(40))\" is not base64",
                     fix: "send the bytes base64-encoded")
             }
         case .array(let element), .set(let element):
@@ -178,10 +178,10 @@ struct ShapeJudge {
             for (i, e) in elements.enumerated() { descend(String(i)) { $0.judge(e, element, region: region) } }
         case .dictionary(let key, let value):
             judgeDictionary(node, key: key, value: value, region: region)
-        case .object(let s):
-            judgeObject(node, s, region: region)
-        case .enumeration(let e):
-            judgeEnum(node, e, region: region)
+        case .object(let structShape):
+            judgeObject(node, structShape, region: region)
+        case .enumeration(let enumShape):
+            judgeEnum(node, enumShape, region: region)
         }
     }
 
@@ -208,36 +208,36 @@ struct ShapeJudge {
 
     /// A number the floating type cannot hold after rounding (overflow to infinity, or a non-zero value that
     /// rounds to 0; `Float16` only overflow) fails to decode — see ``DecodedNumber``.
-    private mutating func judgeFloatingRange(_ node: JSONNode, _ n: JSONNumber, _ name: String) {
-        if DecodedNumber.floatingFits(n, name: name) { return }
+    private mutating func judgeFloatingRange(_ node: JSONNode, _ number: JSONNumber, _ name: String) {
+        if DecodedNumber.floatingFits(number, name: name) { return }
         let limit = DecodedNumber.floatingLimit(name)
         if name == "Decimal" {
             return add(.typeMismatch, path, node.position,
-                       "the app's type declares this as Decimal; \(n.lexeme) is outside what JSONDecoder reads into one (\(limit)), so decoding fails",
+                       "the app's type declares this as Decimal; \(number.lexeme) is outside what JSONDecoder reads into one (\(limit)), so decoding fails",
                        fix: "send a number with at most 38 significant digits between 1e-128 and 1e127 in magnitude, or 0")
         }
         add(.typeMismatch, path, node.position,
-            "the app's type declares this as \(name); \(n.lexeme) rounds to \(n.doubleValue == 0 || n.doubleValue.magnitude < 1 ? "zero (too small)" : "infinity (too large)") in \(name), so decoding fails",
+            "the app's type declares this as \(name); \(number.lexeme) rounds to \(number.doubleValue == 0 || number.doubleValue.magnitude < 1 ? "zero (too small)" : "infinity (too large)") in \(name), so decoding fails",
             fix: "send a number within ±\(limit)\(name == "Float16" ? "" : ", or 0 instead of a value below the smallest subnormal")")
     }
 
     /// Judged on the exact lexeme at both ends of every width (``DecodedNumber/integer(_:fits:)``).
     private mutating func judgeInteger(_ node: JSONNode, _ kind: IntegerKind) {
-        guard let n = node.value.numberValue else {
+        guard let number = node.value.numberValue else {
             return mismatch(node, path, kind.name,
                             fix: node.value.stringValue.flatMap { Int64($0) }.map { "send the number without quotes: \($0)" })
         }
-        switch DecodedNumber.integer(n, fits: kind) {
+        switch DecodedNumber.integer(number, fits: kind) {
         case .fits:
             return
         case .outOfRange:
             add(.integerOutOfRange, path, node.position,
-                "the app's type declares this as \(kind.name) (\(kind.min)…\(kind.maxUnsigned)); \(n.lexeme) is outside what the decoder reads into it, so decoding fails",
+                "the app's type declares this as \(kind.name) (\(kind.min)…\(kind.maxUnsigned)); \(number.lexeme) is outside what the decoder reads into it, so decoding fails",
                 fix: "send a whole number within \(kind.min)…\(kind.maxUnsigned) written without fraction or exponent, or widen the Swift type")
         case .fraction:
             add(.typeMismatch, path, node.position,
-                "the app's type declares this as \(kind.name) but the payload has \(n.lexeme), which has a fraction; the default decoder refuses it and the push is dropped",
-                fix: "send a whole number (\(JSONNumber.wholeText(n.doubleValue.rounded()))), or make the Swift property Double")
+                "the app's type declares this as \(kind.name) but the payload has \(number.lexeme), which has a fraction; the default decoder refuses it and the push is dropped",
+                fix: "send a whole number (\(JSONNumber.wholeText(number.doubleValue.rounded()))), or make the Swift property Double")
         }
     }
 
@@ -300,33 +300,33 @@ struct ShapeJudge {
 
     private mutating func judgeDate(_ node: JSONNode) {
         switch node.value {
-        case .number(let n):
-            let v = n.doubleValue
-            if Self.isQuietReferenceDate(v) { return }
-            if !v.isFinite || abs(v) > 1e15 {
+        case .number(let number):
+            let value = number.doubleValue
+            if Self.isQuietReferenceDate(value) { return }
+            if !value.isFinite || abs(value) > 1e15 {
                 add(.typeMismatch, path, node.position,
-                    "the app's type declares this as a Date (seconds since 2001-01-01); \(n.lexeme) is not a usable time",
+                    "the app's type declares this as a Date (seconds since 2001-01-01); \(number.lexeme) is not a usable time",
                     fix: "send seconds since 2001-01-01 00:00:00 UTC, e.g. \(JSONNumber.wholeText((now ?? Date().timeIntervalSince1970) - Self.referenceOffset))")
-            } else if v >= 1.0e11 {
-                let seconds = (v / 1000).rounded(.down)
+            } else if value >= 1.0e11 {
+                let seconds = (value / 1000).rounded(.down)
                 // Milliseconds since 1970 (≈1.7e12 today) or since 2001 (≈7.9e11): the fix differs.
                 let fromUnix = seconds >= Self.referenceOffset
                 add(.dateNotReferenceEpoch, path, node.position,
-                    "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) looks like \(fromUnix ? "UNIX milliseconds" : "milliseconds") and lands thousands of years ahead",
-                    fix: fromUnix ? "send \(JSONNumber.wholeText(seconds - Self.referenceOffset)) (= \(n.lexeme) / 1000 − 978307200)"
-                                  : "send \(JSONNumber.wholeText(seconds)) (= \(n.lexeme) / 1000)")
-            } else if Self.unixRange.contains(v) {
+                    "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(number.lexeme) looks like \(fromUnix ? "UNIX milliseconds" : "milliseconds") and lands thousands of years ahead",
+                    fix: fromUnix ? "send \(JSONNumber.wholeText(seconds - Self.referenceOffset)) (= \(number.lexeme) / 1000 − 978307200)"
+                                  : "send \(JSONNumber.wholeText(seconds)) (= \(number.lexeme) / 1000)")
+            } else if Self.unixRange.contains(value) {
                 add(.dateNotReferenceEpoch, path, node.position,
-                    "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(n.lexeme) is UNIX seconds and decodes ~31 years late (\(Self.yearOf(referenceSeconds: v)))",
-                    fix: "send \(Self.format(v - Self.referenceOffset)) (= \(n.lexeme) − 978307200), or make the property a Double of UNIX seconds")
+                    "the app's type declares this as a Date, decoded as seconds since 2001-01-01; \(number.lexeme) is UNIX seconds and decodes ~31 years late (\(Self.yearOf(referenceSeconds: value)))",
+                    fix: "send \(Self.format(value - Self.referenceOffset)) (= \(number.lexeme) − 978307200), or make the property a Double of UNIX seconds")
             }
-        case .string(let s):
+        case .string(let text):
             var fix = "send a number of seconds since 2001-01-01 00:00:00 UTC"
-            if let d = Self.parseISO8601(s) {
-                fix = "send \(Self.format(d.timeIntervalSinceReferenceDate)) (\(s) as seconds since 2001-01-01)"
+            if let date = Self.parseISO8601(text) {
+                fix = "send \(Self.format(date.timeIntervalSinceReferenceDate)) (\(text) as seconds since 2001-01-01)"
             }
             add(.dateNotNumeric, path, node.position,
-                "the app's type declares this as a Date; the default decoder reads a number of seconds since 2001-01-01, so the string \"\(s.prefix(40))\" fails to decode",
+                "the app's type declares this as a Date; the default decoder reads a number of seconds since 2001-01-01, so the string \"\(text.prefix(40))\" fails to decode",
                 fix: fix)
         default:
             mismatch(node, path, "Date", fix: "send a number of seconds since 2001-01-01 00:00:00 UTC")
@@ -350,21 +350,21 @@ struct ShapeJudge {
         case .iso8601:
             let example = decoding.fractionalSeconds ? "2026-01-01T00:00:00.000Z" : "2026-01-01T00:00:00Z"
             let formatter = decoding.fractionalSeconds ? "ISO8601DateFormatter with .withFractionalSeconds" : "ISO8601DateFormatter"
-            guard let s = node.value.stringValue else {
+            guard let text = node.value.stringValue else {
                 return mismatch(node, path, "Date read as an ISO 8601 string", fix: "send a string such as \"\(example)\"")
             }
-            if !Self.isInternetDateTime(s, fractionalSeconds: decoding.fractionalSeconds) {
+            if !Self.isInternetDateTime(text, fractionalSeconds: decoding.fractionalSeconds) {
                 add(.typeMismatch, path, node.position,
-                    "the app decodes this Date with \(formatter); \"\(s.prefix(40))\" is not the form it reads (yyyy-MM-ddTHH:mm:ss\(decoding.fractionalSeconds ? ".SSS" : "") with Z or ±hh:mm), so decoding fails",
+                    "the app decodes this Date with \(formatter); \"\(text.prefix(40))\" is not the form it reads (yyyy-MM-ddTHH:mm:ss\(decoding.fractionalSeconds ? ".SSS" : "") with Z or ±hh:mm), so decoding fails",
                     fix: "send a string such as \"\(example)\"")
             }
         case .unixSeconds, .unixMilliseconds:
             let unit = encoding == .unixSeconds ? "UNIX seconds" : "UNIX milliseconds"
             let exampleValue = JSONNumber.wholeText(encoding == .unixSeconds ? nowUnix : nowUnix * 1000)
-            guard let n = node.value.numberValue else {
-                if let s = node.value.stringValue {
+            guard let number = node.value.numberValue else {
+                if let text = node.value.stringValue {
                     return add(.dateNotNumeric, path, node.position,
-                               "the app decodes this Date from a number of \(unit); the string \"\(s.prefix(40))\" fails to decode",
+                               "the app decodes this Date from a number of \(unit); the string \"\(text.prefix(40))\" fails to decode",
                                fix: "send a number of \(unit), e.g. \(exampleValue)")
                 }
                 return mismatch(node, path, "Date read as \(unit)", fix: "send a number of \(unit)")
@@ -375,20 +375,20 @@ struct ShapeJudge {
                 judgeInteger(node, integer)
                 if findings.count > before { return }
             }
-            let v = n.doubleValue
-            guard v.isFinite else { return mismatch(node, path, "Date read as \(unit)") }
-            let seconds = encoding == .unixSeconds ? v : v / 1000
-            if encoding == .unixSeconds, v >= 1.0e11 {
+            let value = number.doubleValue
+            guard value.isFinite else { return mismatch(node, path, "Date read as \(unit)") }
+            let seconds = encoding == .unixSeconds ? value : value / 1000
+            if encoding == .unixSeconds, value >= 1.0e11 {
                 add(.customDateImplausible, path, node.position,
-                    "the app decodes this Date as UNIX seconds; \(n.lexeme) decodes but looks like milliseconds and lands thousands of years ahead",
-                    fix: "send \(JSONNumber.wholeText((v / 1000).rounded(.down))) (= \(n.lexeme) / 1000), e.g. \(exampleValue) for now")
-            } else if encoding == .unixMilliseconds, v > 0, v < 1.0e11 {
+                    "the app decodes this Date as UNIX seconds; \(number.lexeme) decodes but looks like milliseconds and lands thousands of years ahead",
+                    fix: "send \(JSONNumber.wholeText((value / 1000).rounded(.down))) (= \(number.lexeme) / 1000), e.g. \(exampleValue) for now")
+            } else if encoding == .unixMilliseconds, value > 0, value < 1.0e11 {
                 add(.customDateImplausible, path, node.position,
-                    "the app decodes this Date as UNIX milliseconds; \(n.lexeme) decodes but looks like seconds and lands in January 1970",
-                    fix: "send \(JSONNumber.wholeText(v * 1000)) (= \(n.lexeme) × 1000), e.g. \(exampleValue) for now")
+                    "the app decodes this Date as UNIX milliseconds; \(number.lexeme) decodes but looks like seconds and lands in January 1970",
+                    fix: "send \(JSONNumber.wholeText(value * 1000)) (= \(number.lexeme) × 1000), e.g. \(exampleValue) for now")
             } else if abs(seconds + Self.referenceOffset - nowUnix) < 86_400 * 366 * 5 {
                 add(.customDateImplausible, path, node.position,
-                    "the app decodes this Date as \(unit); \(n.lexeme) decodes but looks like seconds since 2001-01-01 and lands ~31 years early",
+                    "the app decodes this Date as \(unit); \(number.lexeme) decodes but looks like seconds since 2001-01-01 and lands ~31 years early",
                     fix: "send \(unit) (add 978307200 seconds\(encoding == .unixMilliseconds ? " and × 1000" : "")), e.g. \(exampleValue) for now")
             }
         }
@@ -398,34 +398,34 @@ struct ShapeJudge {
     /// `yyyy-MM-ddTHH:mm:ss` then, with fractional seconds, a required `.` and digits, then `Z` or `±hh:mm`
     /// (upper-case `T` and `Z`; no date-only, no missing zone, no space separator).
     static func isInternetDateTime(_ text: String, fractionalSeconds: Bool) -> Bool {
-        let b = Array(text.utf8)
+        let bytes = Array(text.utf8)
         func digits(_ at: Int, _ count: Int) -> Bool {
-            at + count <= b.count && b[at..<(at + count)].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            at + count <= bytes.count && bytes[at..<(at + count)].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         }
-        guard b.count >= 20, digits(0, 4), b[4] == 0x2D, digits(5, 2), b[7] == 0x2D, digits(8, 2), b[10] == 0x54,
-              digits(11, 2), b[13] == 0x3A, digits(14, 2), b[16] == 0x3A, digits(17, 2) else { return false }
-        var i = 19
+        guard bytes.count >= 20, digits(0, 4), bytes[4] == 0x2D, digits(5, 2), bytes[7] == 0x2D, digits(8, 2), bytes[10] == 0x54,
+              digits(11, 2), bytes[13] == 0x3A, digits(14, 2), bytes[16] == 0x3A, digits(17, 2) else { return false }
+        var index = 19
         if fractionalSeconds {
-            guard i < b.count, b[i] == 0x2E else { return false }
-            i += 1
-            let start = i
-            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
-            guard i > start else { return false }
+            guard index < bytes.count, bytes[index] == 0x2E else { return false }
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            guard index > start else { return false }
         }
-        guard i < b.count else { return false }
-        if b[i] == 0x5A { i += 1 }
-        else if b[i] == 0x2B || b[i] == 0x2D, digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 0x3A, digits(i + 4, 2) { i += 6 }
+        guard index < bytes.count else { return false }
+        if bytes[index] == 0x5A { index += 1 }
+        else if bytes[index] == 0x2B || bytes[index] == 0x2D, digits(index + 1, 2), index + 3 < bytes.count, bytes[index + 3] == 0x3A, digits(index + 4, 2) { index += 6 }
         else { return false }
-        guard i == b.count else { return false }
+        guard index == bytes.count else { return false }
         // Field ranges as the formatter checks them (it refuses month 13, hour 24…).
-        func number(_ at: Int, _ count: Int) -> Int { Int(String(decoding: b[at..<(at + count)], as: UTF8.self)) ?? -1 }
+        func number(_ at: Int, _ count: Int) -> Int { Int(String(decoding: bytes[at..<(at + count)], as: UTF8.self)) ?? -1 }
         return (1...12).contains(number(5, 2)) && (1...31).contains(number(8, 2)) && number(11, 2) <= 23
             && number(14, 2) <= 59 && number(17, 2) <= 60 && Self.parseISO8601(String(text.prefix(19)) + "Z") != nil
     }
 
-    static func yearOf(referenceSeconds v: Double) -> String {
-        let d = Date(timeIntervalSinceReferenceDate: v)
-        let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: d).year ?? 0
+    static func yearOf(referenceSeconds seconds: Double) -> String {
+        let date = Date(timeIntervalSinceReferenceDate: seconds)
+        let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date).year ?? 0
         return "year \(year)"
     }
 
@@ -433,28 +433,28 @@ struct ShapeJudge {
         v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
     }
 
-    static func parseISO8601(_ s: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        if let d = f.date(from: s) { return d }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: s) { return d }
-        f.formatOptions = [.withFullDate]
-        return f.date(from: s)
+    static func parseISO8601(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withFullDate]
+        return formatter.date(from: text)
     }
 
     private mutating func judgeDictionary(_ node: JSONNode, key: ValueShape, value: ValueShape, region: Region) {
         switch key.unwrapped {
-        case .integer(let k) where k.name != "Int":
+        case .integer(let kind) where kind.name != "Int":
             // Only String- and Int-keyed dictionaries (CodingKeyRepresentable) are JSON objects; other keys encode as
             // a flat array [key, value, key, value, …].
             guard case .array(let elements) = node.value else {
                 return add(.typeMismatch, path, node.position,
-                           "the app's type declares this as a dictionary keyed by \(k.name), which Codable encodes as an array [key, value, …], not \(node.value.kindWithArticle); decoding fails",
+                           "the app's type declares this as a dictionary keyed by \(kind.name), which Codable encodes as an array [key, value, …], not \(node.value.kindWithArticle); decoding fails",
                            fix: "send [key1, value1, key2, value2, …], or key the dictionary by String or Int in the app")
             }
             if elements.count % 2 != 0 {
                 add(.typeMismatch, path, node.position,
-                    "the app's type declares this as a dictionary keyed by \(k.name), read as an array of key, value pairs; \(elements.count) elements leave a key without its value, so decoding fails",
+                    "the app's type declares this as a dictionary keyed by \(kind.name), read as an array of key, value pairs; \(elements.count) elements leave a key without its value, so decoding fails",
                     fix: "send an even number of elements: [key1, value1, key2, value2, …]")
             }
             // Keys at even indices decode as the key type (range included), values at odd ones as the value type.
@@ -464,177 +464,177 @@ struct ShapeJudge {
             return
         case .string, .integer:
             guard let members = node.value.members else { return mismatch(node, path, "a dictionary (JSON object)") }
-            for m in members {
-                if case .integer = key.unwrapped, Int64(m.key) == nil {
-                    add(.typeMismatch, path + "." + m.key, m.keyPosition,
-                        "this dictionary has Int keys; \"\(m.key)\" is not an integer, so decoding fails",
+            for member in members {
+                if case .integer = key.unwrapped, Int64(member.key) == nil {
+                    add(.typeMismatch, path + "." + member.key, member.keyPosition,
+                        "this dictionary has Int keys; \"\(member.key)\" is not an integer, so decoding fails",
                         fix: "use integer keys written as strings, e.g. \"1\"")
                     continue
                 }
-                descend(m.key) { $0.judge(m.value, value, region: region) }
+                descend(member.key) { $0.judge(member.value, value, region: region) }
             }
-        case .enumeration(let e) where e.rawType == .string || e.rawType.map({ if case .integer = $0 { return true } else { return false } }) == true:
+        case .enumeration(let enumShape) where enumShape.rawType == .string || enumShape.rawType.map({ if case .integer = $0 { return true } else { return false } }) == true:
             // A CodingKeyRepresentable enum (the reader models no other enum key): a JSON object whose keys are
             // raw values; any other key fails ("Could not convert key to type …", checked with JSONDecoder).
-            guard let members = node.value.members else { return mismatch(node, path, "a dictionary keyed by \(e.name) (a JSON object)") }
-            let raws = e.cases.compactMap(\.rawValue)
-            for m in members {
-                let isCase = e.rawType == .string ? raws.contains(m.key)
-                    : Int64(m.key).map { key in raws.contains { Int64($0) == key } } ?? false
+            guard let members = node.value.members else { return mismatch(node, path, "a dictionary keyed by \(enumShape.name) (a JSON object)") }
+            let raws = enumShape.cases.compactMap(\.rawValue)
+            for member in members {
+                let isCase = enumShape.rawType == .string ? raws.contains(member.key)
+                    : Int64(member.key).map { key in raws.contains { Int64($0) == key } } ?? false
                 if !isCase {
-                    add(.enumValueInvalid, path + "." + m.key, m.keyPosition,
-                        "this dictionary is keyed by \(e.name); \"\(m.key)\" is not one of its raw values (\(raws.joined(separator: ", "))), so decoding fails",
-                        fix: raws.first(where: { $0.lowercased() == m.key.lowercased() }).map { "write \"\($0)\"" }
+                    add(.enumValueInvalid, path + "." + member.key, member.keyPosition,
+                        "this dictionary is keyed by \(enumShape.name); \"\(member.key)\" is not one of its raw values (\(raws.joined(separator: ", "))), so decoding fails",
+                        fix: raws.first(where: { $0.lowercased() == member.key.lowercased() }).map { "write \"\($0)\"" }
                             ?? "use one of \(raws.map { "\"\($0)\"" }.joined(separator: ", ")) as the key")
                     continue
                 }
-                descend(m.key) { $0.judge(m.value, value, region: region) }
+                descend(member.key) { $0.judge(member.value, value, region: region) }
             }
         default:
             return  // other key types encode as arrays of alternating keys and values; the reader leaves them unresolved
         }
     }
 
-    private mutating func judgeObject(_ node: JSONNode, _ s: StructShape, region: Region) {
+    private mutating func judgeObject(_ node: JSONNode, _ structShape: StructShape, region: Region) {
         guard let members = node.value.members else {
-            if s.decodesFromAnyValue { return }  // stores nothing: the decoder reads nothing
-            return mismatch(node, path, s.name + " (a JSON object)")
+            if structShape.decodesFromAnyValue { return }  // stores nothing: the decoder reads nothing
+            return mismatch(node, path, structShape.name + " (a JSON object)")
         }
-        // Index loops and field reads, not `for p in`: copying each property and member costs more than judging it.
-        for propertyIndex in s.properties.indices {
-            let key = s.properties[propertyIndex].key
+        // Index loops and field reads, not `for property in`: copying each property and member costs more than judging it.
+        for propertyIndex in structShape.properties.indices {
+            let key = structShape.properties[propertyIndex].key
             if let memberIndex = members.firstIndex(where: { $0.key == key }) {
-                let shape = s.properties[propertyIndex].shape
+                let shape = structShape.properties[propertyIndex].shape
                 descend(key) { $0.judge(members[memberIndex].value, shape, region: region) }
-            } else if s.properties[propertyIndex].isRequired, !s.conditionalKeys.contains(key) {
-                let p = s.properties[propertyIndex]
+            } else if structShape.properties[propertyIndex].isRequired, !structShape.conditionalKeys.contains(key) {
+                let property = structShape.properties[propertyIndex]
                 // A near spelling, or the Swift name itself where CodingKeys rename the key.
-                let near = members.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(p.key) })
-                    ?? members.first(where: { p.name != p.key && $0.key == p.name })
+                let near = members.first(where: { LiveActivityKeys.fold($0.key) == LiveActivityKeys.fold(property.key) })
+                    ?? members.first(where: { property.name != property.key && $0.key == property.name })
                 // Where CodingKeys rename the key, say so: the Swift name and the JSON key differ.
-                let renaming = p.name != p.key ? "CodingKeys encode \(p.name) as \"\(p.key)\"; " : ""
-                add(.missingRequiredKey, path + "." + p.key, node.position,
-                    "\(path) has no \"\(p.key)\" (\(s.name).\(p.name): \(p.typeName)); synthesized Decodable needs it, so decoding fails and the push is dropped",
-                    fix: near.map { "rename \"\($0.key)\" to \"\(p.key)\" (\(renaming)keys must match exactly; no snake_case conversion)" }
-                        ?? "send \"\(p.key)\" (\(p.typeName)\(p.name != p.key ? ", the JSON key of \(p.name)" : "")), or make \(p.name) Optional in the app")
+                let renaming = property.name != property.key ? "CodingKeys encode \(property.name) as \"\(property.key)\"; " : ""
+                add(.missingRequiredKey, path + "." + property.key, node.position,
+                    "\(path) has no \"\(property.key)\" (\(structShape.name).\(property.name): \(property.typeName)); synthesized Decodable needs it, so decoding fails and the push is dropped",
+                    fix: near.map { "rename \"\($0.key)\" to \"\(property.key)\" (\(renaming)keys must match exactly; no snake_case conversion)" }
+                        ?? "send \"\(property.key)\" (\(property.typeName)\(property.name != property.key ? ", the JSON key of \(property.name)" : "")), or make \(property.name) Optional in the app")
             }
         }
         for memberIndex in members.indices
-        where !s.properties.contains(where: { $0.key == members[memberIndex].key }) && !s.conditionalKeys.contains(members[memberIndex].key) {
-            let m = members[memberIndex]
-            let keyPath = path + "." + m.key
-            let near = s.properties.first(where: { p in
-                (LiveActivityKeys.fold(p.key) == LiveActivityKeys.fold(m.key) || (p.name != p.key && p.name == m.key))
-                    && !members.contains(where: { $0.key == p.key })
+        where !structShape.properties.contains(where: { $0.key == members[memberIndex].key }) && !structShape.conditionalKeys.contains(members[memberIndex].key) {
+            let member = members[memberIndex]
+            let keyPath = path + "." + member.key
+            let near = structShape.properties.first(where: { property in
+                (LiveActivityKeys.fold(property.key) == LiveActivityKeys.fold(member.key) || (property.name != property.key && property.name == member.key))
+                    && !members.contains(where: { $0.key == property.key })
             })
             switch region {
             case .attributes(let contentStateShape):
                 var fix: String
-                var message = "\"\(m.key)\" is not a stored property of \(s.name); the device rejects the whole start when attributes hold a key the type does not store"
+                var message = "\"\(member.key)\" is not a stored property of \(structShape.name); the device rejects the whole start when attributes hold a key the type does not store"
                 if let near {
-                    fix = "rename \"\(m.key)\" to \"\(near.key)\" (keys must match the Swift names exactly)"
-                } else if LiveActivityKeys.isAlertLike(m.key) {
+                    fix = "rename \"\(member.key)\" to \"\(near.key)\" (keys must match the Swift names exactly)"
+                } else if LiveActivityKeys.isAlertLike(member.key) {
                     message += " — alert text belongs in aps.alert, not attributes"
-                    fix = "move \"\(m.key)\" to \(LiveActivityKeys.alertTarget(for: m.key))"
-                } else if case .object(let cs) = contentStateShape.unwrapped, cs.property(forKey: m.key) != nil {
+                    fix = "move \"\(member.key)\" to \(LiveActivityKeys.alertTarget(for: member.key))"
+                } else if case .object(let cs) = contentStateShape.unwrapped, cs.property(forKey: member.key) != nil {
                     message += " — it is a ContentState property"
-                    fix = "remove \"\(m.key)\" from attributes; send it in aps.content-state"
+                    fix = "remove \"\(member.key)\" from attributes; send it in aps.content-state"
                 } else {
-                    fix = "remove \"\(m.key)\" from attributes (\(s.name) stores: \(s.properties.map(\.key).joined(separator: ", ")))"
+                    fix = "remove \"\(member.key)\" from attributes (\(structShape.name) stores: \(structShape.properties.map(\.key).joined(separator: ", ")))"
                 }
-                add(.unknownAttributeKey, keyPath, m.keyPosition, message, fix: fix)
+                add(.unknownAttributeKey, keyPath, member.keyPosition, message, fix: fix)
             case .contentState:
-                add(.unknownContentStateKey, severity: strict ? .error : .warning, keyPath, m.keyPosition,
-                    "\"\(m.key)\" is not a stored property of \(s.name); the decoder ignores it, so its value never reaches the activity",
-                    fix: near.map { "rename \"\(m.key)\" to \"\($0.key)\" (keys must match the Swift names exactly)" }
-                        ?? "remove \"\(m.key)\", or add it to \(s.name) in the app")
+                add(.unknownContentStateKey, severity: strict ? .error : .warning, keyPath, member.keyPosition,
+                    "\"\(member.key)\" is not a stored property of \(structShape.name); the decoder ignores it, so its value never reaches the activity",
+                    fix: near.map { "rename \"\(member.key)\" to \"\($0.key)\" (keys must match the Swift names exactly)" }
+                        ?? "remove \"\(member.key)\", or add it to \(structShape.name) in the app")
             }
         }
     }
 
-    private mutating func judgeEnum(_ node: JSONNode, _ e: EnumShape, region: Region) {
-        let raws = e.cases.compactMap(\.rawValue)
-        switch e.rawType {
+    private mutating func judgeEnum(_ node: JSONNode, _ enumShape: EnumShape, region: Region) {
+        let raws = enumShape.cases.compactMap(\.rawValue)
+        switch enumShape.rawType {
         case .string?:
-            guard let s = node.value.stringValue else { return mismatch(node, path, e.name + " (a String raw value)") }
-            if raws.contains(s) { return }
-            let near = raws.first(where: { $0.lowercased() == s.lowercased() })
-                ?? e.cases.first(where: { $0.name == s }).flatMap(\.rawValue)
+            guard let text = node.value.stringValue else { return mismatch(node, path, enumShape.name + " (a String raw value)") }
+            if raws.contains(text) { return }
+            let near = raws.first(where: { $0.lowercased() == text.lowercased() })
+                ?? enumShape.cases.first(where: { $0.name == text }).flatMap(\.rawValue)
             add(.enumValueInvalid, path, node.position,
-                "\"\(s)\" is not a raw value of \(e.name) (\(raws.map { "\"\($0)\"" }.joined(separator: ", "))); raw values are case-sensitive and decoding fails",
+                "\"\(text)\" is not a raw value of \(enumShape.name) (\(raws.map { "\"\($0)\"" }.joined(separator: ", "))); raw values are case-sensitive and decoding fails",
                 fix: near.map { "send \"\($0)\"" } ?? "send one of \(raws.map { "\"\($0)\"" }.joined(separator: ", "))")
         case .integer?, .floating?:
-            guard let n = node.value.numberValue else {
-                return mismatch(node, path, e.name + " (a numeric raw value)",
-                                fix: node.value.stringValue.flatMap { s in e.cases.first(where: { $0.name == s })?.rawValue }.map { "send \($0)" })
+            guard let number = node.value.numberValue else {
+                return mismatch(node, path, enumShape.name + " (a numeric raw value)",
+                                fix: node.value.stringValue.flatMap { s in enumShape.cases.first(where: { $0.name == s })?.rawValue }.map { "send \($0)" })
             }
-            if raws.contains(where: { Self.rawValue($0, matches: n, e) }) { return }
+            if raws.contains(where: { Self.rawValue($0, matches: number, enumShape) }) { return }
             add(.enumValueInvalid, path, node.position,
-                "\(n.lexeme) is not a raw value of \(e.name) (\(raws.joined(separator: ", "))); decoding fails",
+                "\(number.lexeme) is not a raw value of \(enumShape.name) (\(raws.joined(separator: ", "))); decoding fails",
                 fix: "send one of \(raws.joined(separator: ", "))")
         case nil:
             // Keyed form: {"caseKey": {associated values}}. The decoder sees only keys that are case keys; it
             // needs exactly one, and ignores the rest.
             guard let members = node.value.members else {
-                let asCase = node.value.stringValue.flatMap { s in e.cases.first(where: { $0.key == s }) }
-                return mismatch(node, path, e.name + " (an enum without raw values, encoded as {\"case\": {…}})",
+                let asCase = node.value.stringValue.flatMap { s in enumShape.cases.first(where: { $0.key == s }) }
+                return mismatch(node, path, enumShape.name + " (an enum without raw values, encoded as {\"case\": {…}})",
                                 fix: asCase.map { "send {\"\($0.key)\": {}}" })
             }
-            let caseKeys = e.cases.map(\.key).joined(separator: ", ")
-            let present = members.filter { m in e.cases.contains(where: { $0.key == m.key }) }
+            let caseKeys = enumShape.cases.map(\.key).joined(separator: ", ")
+            let present = members.filter { m in enumShape.cases.contains(where: { $0.key == m.key }) }
             if present.count > 1 {
                 add(.typeMismatch, path + "." + present[1].key, present[1].keyPosition,
-                    "\(e.name) is encoded as an object with exactly one case key; this one has \(present.count) (\(present.map { "\"\($0.key)\"" }.joined(separator: ", "))), so decoding fails",
+                    "\(enumShape.name) is encoded as an object with exactly one case key; this one has \(present.count) (\(present.map { "\"\($0.key)\"" }.joined(separator: ", "))), so decoding fails",
                     fix: "keep one of \(present.map { "\"\($0.key)\"" }.joined(separator: ", "))")
                 return
             }
-            guard let m = present.first, let c = e.cases.first(where: { $0.key == m.key }) else {
+            guard let member = present.first, let matchedCase = enumShape.cases.first(where: { $0.key == member.key }) else {
                 if let wrong = members.first {
                     add(.enumValueInvalid, path + "." + wrong.key, wrong.keyPosition,
-                        "\(members.count == 1 ? "\"\(wrong.key)\" is" : "none of \(members.map { "\"\($0.key)\"" }.joined(separator: ", ")) is") not a case of \(e.name) (\(caseKeys)); decoding fails",
-                        fix: members.lazy.compactMap { m in e.cases.first(where: { $0.key.lowercased() == m.key.lowercased() }) }.first.map { "write \"\($0.key)\"" }
+                        "\(members.count == 1 ? "\"\(wrong.key)\" is" : "none of \(members.map { "\"\($0.key)\"" }.joined(separator: ", ")) is") not a case of \(enumShape.name) (\(caseKeys)); decoding fails",
+                        fix: members.lazy.compactMap { member in enumShape.cases.first(where: { $0.key.lowercased() == member.key.lowercased() }) }.first.map { "write \"\($0.key)\"" }
                             ?? "use one of \(caseKeys)")
                 } else {
                     add(.typeMismatch, path, node.position,
-                        "\(e.name) is encoded as {\"<case>\": {…}}; this object has no case key, so decoding fails",
+                        "\(enumShape.name) is encoded as {\"<case>\": {…}}; this object has no case key, so decoding fails",
                         fix: "send {\"<case>\": {…}} with one of \(caseKeys)")
                 }
                 return
             }
-            for other in members where other.key != m.key {
-                reportIgnoredKey(other, in: e.name, known: e.cases.map(\.key), region: region,
-                                 why: "\"\(other.key)\" is not a case of \(e.name); the decoder ignores it (only the case key \"\(m.key)\" is read)")
+            for other in members where other.key != member.key {
+                reportIgnoredKey(other, in: enumShape.name, known: enumShape.cases.map(\.key), region: region,
+                                 why: "\"\(other.key)\" is not a case of \(enumShape.name); the decoder ignores it (only the case key \"\(member.key)\" is read)")
             }
-            if case .null = m.value.value { return }  // null-value is reported by the placement rules
-            guard m.value.value.members != nil else {
-                add(.typeMismatch, path + "." + m.key, m.value.position,
-                    "\(e.name).\(c.name) decodes from an object holding its associated values (\"{}\" when it has none); the payload has \(m.value.value.kindWithArticle), so decoding fails",
-                    fix: c.associatedValues.isEmpty ? "send {\"\(m.key)\": {}}"
-                        : "send {\"\(m.key)\": {\(c.associatedValues.map { "\"\($0.key)\": …" }.joined(separator: ", "))}}")
+            if case .null = member.value.value { return }  // null-value is reported by the placement rules
+            guard member.value.value.members != nil else {
+                add(.typeMismatch, path + "." + member.key, member.value.position,
+                    "\(enumShape.name).\(matchedCase.name) decodes from an object holding its associated values (\"{}\" when it has none); the payload has \(member.value.value.kindWithArticle), so decoding fails",
+                    fix: matchedCase.associatedValues.isEmpty ? "send {\"\(member.key)\": {}}"
+                        : "send {\"\(member.key)\": {\(matchedCase.associatedValues.map { "\"\($0.key)\": …" }.joined(separator: ", "))}}")
                 return
             }
             // Each associated value as a property named by its Swift label and read under its JSON key.
-            let fields = StructShape(name: "\(e.name).\(c.name)",
-                                     properties: c.associatedValues.enumerated().map { index, value in
-                                         StoredProperty(name: index < c.associatedValueLabels.count ? c.associatedValueLabels[index] : value.key,
+            let fields = StructShape(name: "\(enumShape.name).\(matchedCase.name)",
+                                     properties: matchedCase.associatedValues.enumerated().map { index, value in
+                                         StoredProperty(name: index < matchedCase.associatedValueLabels.count ? matchedCase.associatedValueLabels[index] : value.key,
                                                         key: value.key, shape: value.shape, typeName: value.shape.swiftSpelling)
                                      })
-            descend(m.key) { $0.judgeObject(m.value, fields, region: region) }
+            descend(member.key) { $0.judgeObject(member.value, fields, region: region) }
         }
     }
 
     /// Whether the JSON number decodes to the raw value `raw`: the decoder reads the raw type first (integers on
     /// the exact lexeme, a `Float` raw type rounded to `Float`), then compares.
-    static func rawValue(_ raw: String, matches n: JSONNumber, _ e: EnumShape) -> Bool {
-        switch e.rawType {
+    static func rawValue(_ raw: String, matches number: JSONNumber, _ enumShape: EnumShape) -> Bool {
+        switch enumShape.rawType {
         case .integer(let kind)?:
-            return DecodedNumber.integerText(n, as: kind) == raw
+            return DecodedNumber.integerText(number, as: kind) == raw
         case .floating?:
-            if ["Float", "Float32", "Float16"].contains(e.rawTypeName ?? "") {
-                guard DecodedNumber.floatingFits(n, name: "Float"), let value = Float(n.lexeme) else { return false }
+            if ["Float", "Float32", "Float16"].contains(enumShape.rawTypeName ?? "") {
+                guard DecodedNumber.floatingFits(number, name: "Float"), let value = Float(number.lexeme) else { return false }
                 return Float(raw) == value
             }
-            return DecodedNumber.floatingFits(n, name: "Double") && Double(raw) == n.doubleValue
+            return DecodedNumber.floatingFits(number, name: "Double") && Double(raw) == number.doubleValue
         default:
             return false
         }
@@ -642,17 +642,17 @@ struct ShapeJudge {
 
     /// A key next to an enum's case key: the decoder ignores it. In `attributes` the device's stricter rule
     /// (unknown keys reject the start) applies as for a struct; in `content-state` it is a warning.
-    private mutating func reportIgnoredKey(_ m: JSONMember, in typeName: String, known: [String], region: Region, why: String) {
-        let keyPath = path + "." + m.key
+    private mutating func reportIgnoredKey(_ member: JSONMember, in typeName: String, known: [String], region: Region, why: String) {
+        let keyPath = path + "." + member.key
         switch region {
         case .attributes:
-            add(.unknownAttributeKey, keyPath, m.keyPosition,
+            add(.unknownAttributeKey, keyPath, member.keyPosition,
                 why + "; the device rejects the whole start when attributes hold a key the type does not read",
-                fix: "remove \"\(m.key)\" (\(typeName) reads one of: \(known.joined(separator: ", ")))")
+                fix: "remove \"\(member.key)\" (\(typeName) reads one of: \(known.joined(separator: ", ")))")
         case .contentState:
-            add(.unknownContentStateKey, severity: strict ? .error : .warning, keyPath, m.keyPosition,
+            add(.unknownContentStateKey, severity: strict ? .error : .warning, keyPath, member.keyPosition,
                 why + ", so its value never reaches the activity",
-                fix: "remove \"\(m.key)\"")
+                fix: "remove \"\(member.key)\"")
         }
     }
 }

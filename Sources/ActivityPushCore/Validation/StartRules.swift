@@ -29,8 +29,8 @@ extension PushCheck {
         var blank: [String] = []
         if let members = alert.node.value.members {
             for part in ["title", "body"] {
-                guard let v = members.first(where: { $0.key == part })?.value else { missing.append(part); continue }
-                switch v.value {
+                guard let partNode = members.first(where: { $0.key == part })?.value else { missing.append(part); continue }
+                switch partNode.value {
                 case .string(let s) where !Self.isBlank(s): continue
                 // Present but empty: the device still builds the alert (a start is kept), but shows no text.
                 case .string(let s): blank.append(s.isEmpty ? "empty" : "whitespace only")
@@ -98,10 +98,10 @@ extension PushCheck {
             }
         }
         if event == .start {
-            if let t = locate(LiveActivityKeys.attributesType) {
-                if t.node.value.stringValue == nil {
-                    report(.missingAttributesType, at: t.path, t.node.position,
-                           "attributes-type is \(t.node.value.kindWithArticle); it must be the ActivityAttributes type's name as a string (\"Incoming message does not contain usable attributes\")",
+            if let attributesType = locate(LiveActivityKeys.attributesType) {
+                if attributesType.node.value.stringValue == nil {
+                    report(.missingAttributesType, at: attributesType.path, attributesType.node.position,
+                           "attributes-type is \(attributesType.node.value.kindWithArticle); it must be the ActivityAttributes type's name as a string (\"Incoming message does not contain usable attributes\")",
                            fix: "send \"attributes-type\": \"<YourActivityAttributes type name>\"")
                 }
             } else {
@@ -115,13 +115,13 @@ extension PushCheck {
                        fix: "add \"attributes\": {…} with the ActivityAttributes type's stored properties inside aps")
             }
         }
-        if let a = locate(LiveActivityKeys.attributes) {
-            if a.node.value.members == nil {
-                report(.attributesNotObject, at: a.path, a.node.position,
-                       "attributes is \(a.node.value.kindWithArticle), not an object (\"Incoming message contains attributes that cannot be serialized to data\")",
+        if let attributes = locate(LiveActivityKeys.attributes) {
+            if attributes.node.value.members == nil {
+                report(.attributesNotObject, at: attributes.path, attributes.node.position,
+                       "attributes is \(attributes.node.value.kindWithArticle), not an object (\"Incoming message contains attributes that cannot be serialized to data\")",
                        fix: "send attributes as a JSON object of the type's stored properties (not a JSON string holding JSON)")
             } else {
-                checkNulls(in: a.node, path: a.path)
+                checkNulls(in: attributes.node, path: attributes.path)
             }
         }
         let token = locate(LiveActivityKeys.inputPushToken)
