@@ -101,60 +101,24 @@ extension ConsoleRoute {
           }
         }
         """#),
-    ], operation: #"""
-        {
+    ], operation: changeOperation(head: #"""
           "summary": "Update an activity: sent to each started device's update token, held (newest wins) for a device whose update token has not arrived",
           "description": "aps.timestamp strictly increases per activity. A priority-10 update over the per-activity budget (60 per hour by default) goes at priority 5.",
           "operationId": "updateActivity",
-          "requestBody": {
-            "required": true,
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/ActivityChange"
-                }
-              }
-            }
-          },
-          "responses": {
-            "202": {
-              "description": "Queued or held",
-              "content": {
-                "application/json": {
-                  "schema": {
-                    "$ref": "#/components/schemas/Activity"
-                  }
-                }
-              }
-            },
-            "400": {
-              "$ref": "#/components/responses/Error"
-            },
-            "404": {
-              "$ref": "#/components/responses/Error"
-            },
-            "409": {
-              "$ref": "#/components/responses/Error"
-            },
-            "422": {
-              "description": "The update has error findings",
-              "content": {
-                "application/json": {
-                  "schema": {
-                    "$ref": "#/components/schemas/Error"
-                  }
-                }
-              }
-            }
-          }
-        }
-        """#) { api, context throws(APIError) in try await change(api, context, event: .update) }
+        """#, event: "update")) { api, context throws(APIError) in try await change(api, context, event: .update) }
 
     /// `POST /v1/activities/{id}/end`: delivered like an update, then the activity is ended.
-    static let endActivity = ConsoleRoute(.post, "/v1/activities/{id}/end", operation: #"""
-        {
+    static let endActivity = ConsoleRoute(.post, "/v1/activities/{id}/end", operation: changeOperation(head: #"""
           "summary": "End an activity: delivered like an update (held for devices without an update token); the activity is then ended",
           "operationId": "endActivity",
+        """#, event: "end")) { api, context throws(APIError) in try await change(api, context, event: .end) }
+
+    /// The OpenAPI operation of `…/update` and `…/end`: the same request and answers, its own head (summary,
+    /// description, operationId) and the event named in the 422 text.
+    private static func changeOperation(head: String, event: String) -> String {
+        #"""
+        {
+        \#(head)
           "requestBody": {
             "required": true,
             "content": {
@@ -186,7 +150,7 @@ extension ConsoleRoute {
               "$ref": "#/components/responses/Error"
             },
             "422": {
-              "description": "The end has error findings",
+              "description": "The \#(event) has error findings",
               "content": {
                 "application/json": {
                   "schema": {
@@ -197,7 +161,9 @@ extension ConsoleRoute {
             }
           }
         }
-        """#) { api, context throws(APIError) in try await change(api, context, event: .end) }
+        """#
+    }
+
 
     private static func change(_ api: ConsoleAPI, _ context: ConsoleRequestContext,
                                event: LiveActivityEvent) async throws(APIError) -> HTTPResponse {
